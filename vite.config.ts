@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config'
+import react from '@vitejs/plugin-react'
+
+// `vite build` builds the library; the demo has its own config in demo/.
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    lib: {
+      entry: { index: 'src/index.ts', client: 'src/client.ts' },
+      formats: ['es'],
+      cssFileName: 'inbox-kit',
+    },
+    sourcemap: true,
+    emptyOutDir: true,
+    rollupOptions: {
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^node:/],
+    },
+  },
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+})
