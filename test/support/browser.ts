@@ -1,0 +1,32 @@
+import { chromium, type Browser } from 'playwright-core'
+import { createServer, type InlineConfig, type ViteDevServer } from 'vite'
+
+/** The flags Debian's chromium needs here: headless, as root, with no network beyond loopback. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+}
+
+/** Starts a Vite dev server on a free loopback port; the caller closes it. */
+export async function startVite(config: InlineConfig): Promise<{ server: ViteDevServer; url: string }> {
+  const server = await createServer({
+    logLevel: 'error',
+    ...config,
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, ...config.server },
+  })
+  await server.listen()
+  const address = server.httpServer?.address()
+  if (!address || typeof address === 'string') throw new Error('Vite did not report a port')
+  return { server, url: `http://127.0.0.1:${address.port}` }
+}
