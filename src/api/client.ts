@@ -1,0 +1,145 @@
+import { encodePayloadFilter, path, queryString } from './encoding'
+import { ApiError, NetworkError, ResponseShapeError, TimeoutError } from './errors'
+import { isRetryable, parseRetryAfter, retryDelay, sleep } from './retry'
+import type { InboxClient, InboxClientOptions, RequestOptions, RetryOptions } from './types'
+import * as v from './validate'
+
+const DEFAULT_RETRY: Required<RetryOptions> = { retries: 2, baseDelay: 300, maxDelay: 5000 }
+const DEFAULT_TIMEOUT = 15_000
+
+type Method = 'GET' | 'POST' | 'PATCH'
+
+/** The body itself, or what it wraps when its only key is `data` (the real service's envelope). */
+function unwrap(body: unknown): unknown {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body)
+    if (keys.length === 1 && keys[0] === 'data') return (body as { data: unknown }).data
+  }
+  return body
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Creates the typed client of the Notification Delivery Service API.
+ *
+ * @example
+ * const client = createInboxClient({ baseUrl: '/api' })
+ * const page = await client.getFeed('user-1', { read: false, limit: 20 })
+ */
+export function createInboxClient(options: InboxClientOptions): InboxClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT
+  const retry = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry }
+
+  /** One attempt: resolves with the response and its text, or throws NetworkError / TimeoutError / the abort reason. */
+  async function attempt(url: string, init: RequestInit, signal: AbortSignal | undefined) {
+    const controller = new AbortController()
+    let timedOut = false
+    const timer =
+      timeout > 0 && timeout < 2 ** 31
+        ? setTimeout(() => {
+            timedOut = true
+            controller.abort()
+          }, timeout)
+        : undefined
+    const onAbort = () => controller.abort(signal?.reason)
+    signal?.addEventListener('abort', onAbort)
+    // Races every step against the abort, so a fetch that ignores its signal cannot hold us up.
+    const stopped = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason))
+    })
+    try {
+      if (signal?.aborted) throw signal.reason
+      // Called as a plain function: window.fetch throws "Illegal invocation" with another `this`.
+      const doFetch = options.fetch ?? globalThis.fetch
+      const response = await Promise.race([doFetch(url, { ...init, signal: controller.signal }), stopped])
+      const text = await Promise.race([response.text(), stopped])
+      return { response, text }
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason
+      if (timedOut) throw new TimeoutError(timeout)
+      throw new NetworkError(error)
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  async function request<T>(
+    method: Method,
+    pathAndQuery: string,
+    check: v.Check,
+    opts: RequestOptions = {},
+    body?: unknown,
+  ): Promise<T> {
+    const url = baseUrl + pathAndQuery
+    // One key for every attempt, so the service applies a retried write once.
+    const idempotencyKey = method === 'GET' ? undefined : (opts.idempotencyKey ?? crypto.randomUUID())
+    for (let n = 0; ; n++) {
+      const headers: Record<string, string> = { accept: 'application/json' }
+      if (body !== undefined) headers['content-type'] = 'application/json'
+      if (options.apiKey) headers.authorization = `ApiKey ${options.apiKey}`
+      if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
+      // Lower-cased so that a caller's `Authorization` replaces ours instead of sitting beside it.
+      for (const extra of [options.headers, await options.getHeaders?.()]) {
+        for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value
+      }
+      let error: unknown
+      try {
+        const init: RequestInit = { method, headers }
+        if (body !== undefined) init.body = JSON.stringify(body)
+        const { response, text } = await attempt(url, init, opts.signal)
+        if (response.ok) {
+          const json = parseJson(text)
+          if (json === undefined) throw new ResponseShapeError('', 'JSON', text)
+          const data = unwrap(json)
+          check(data, '')
+          return data as T
+        }
+        const parsed = parseJson(text)
+        error = new ApiError(
+          response.status,
+          pathAndQuery,
+          parsed === undefined ? text : unwrap(parsed),
+          parseRetryAfter(response.headers.get('retry-after')),
+        )
+      } catch (e) {
+        if (!isRetryable(e)) throw e
+        error = e
+      }
+      if (n >= retry.retries || !isRetryable(error)) throw error
+      await sleep(retryDelay(n, (error as Partial<ApiError>).retryAfter, retry), opts.signal)
+    }
+  }
+
+  return {
+    options,
+    listTopicSubscriptions: (topicKey, params, opts) =>
+      request('GET', path`/v2/topics/${topicKey}/subscriptions` + queryString({ ...params }), v.countedCursorPage, opts),
+    setPrimaryIntegration: (integrationId, opts) =>
+      request('POST', path`/v1/integrations/${integrationId}/set-primary`, v.primaryIntegration, opts),
+    getPreferences: (subscriberId, params, opts) =>
+      request('GET', path`/v2/subscribers/${subscriberId}/preferences` + queryString({ ...params }), v.preferences, opts),
+    updatePreferences: (subscriberId, body, opts) =>
+      request('PATCH', path`/v2/subscribers/${subscriberId}/preferences`, v.preferences, opts, body),
+    getFeed: (subscriberId, params = {}, opts) => {
+      const { payload, ...rest } = params
+      const query = queryString({ ...rest, payload: payload && encodePayloadFilter(payload) })
+      return request('GET', path`/v1/subscribers/${subscriberId}/notifications/feed` + query, v.feedPage, opts)
+    },
+    listActiveIntegrations: (opts) => request('GET', '/v1/integrations/active', v.integrations, opts),
+    listSubscriberSubscriptions: (subscriberId, params, opts) =>
+      request('GET', path`/v2/subscribers/${subscriberId}/subscriptions` + queryString({ ...params }), v.cursorPage, opts),
+    markAs: (subscriberId, body, opts) =>
+      request('POST', path`/v1/subscribers/${subscriberId}/messages/mark-as`, v.messages, opts, body),
+    trigger: (body, opts) => request('POST', '/v1/events/trigger', v.trigger, opts, body),
+    bulkTrigger: (body, opts) => request('POST', '/v1/events/trigger/bulk', v.bulkTrigger, opts, body),
+  }
+}

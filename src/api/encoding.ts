@@ -1,0 +1,27 @@
+/** A query parameter value; `undefined` and `null` leave the parameter out. */
+export type QueryValue = string | number | boolean | null | undefined
+
+/**
+ * The feed's `payload` filter: base64 of the object's JSON, taken over its UTF-8 bytes so that any
+ * Unicode text survives (plain `btoa` throws on characters above U+00FF).
+ */
+export function encodePayloadFilter(payload: object): string {
+  let binary = ''
+  for (const byte of new TextEncoder().encode(JSON.stringify(payload))) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+/** `?a=1&b=true` from the defined entries of `params`, or `''` when there are none. */
+export function queryString(params: Record<string, QueryValue> | undefined): string {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (value != null) search.set(key, String(value))
+  }
+  const s = search.toString()
+  return s && `?${s}`
+}
+
+/** A path from literal parts and values, each value percent-encoded as one segment. */
+export function path(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((out, s, i) => out + encodeURIComponent(values[i - 1] ?? '') + s)
+}
