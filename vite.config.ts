@@ -12,7 +12,9 @@ export default defineConfig({
     },
     sourcemap: true,
     emptyOutDir: true,
-    rollupOptions: {
+    rolldownOptions: {
+      // index.js imports the client from client.js itself rather than both sharing a hashed chunk.
+      preserveEntrySignatures: 'allow-extension',
       external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^node:/],
     },
   },

@@ -1,12 +1,21 @@
 /** inbox-kit: the notification inbox for React, its headless hooks and the typed API client. */
 
 // API client (also available React-free from inbox-kit/client)
-export { createInboxClient } from './api/client'
-export { ApiError, InboxError, NetworkError, ResponseShapeError, TimeoutError, isInboxError } from './api/errors'
-export type { FieldErrors } from './api/errors'
-export { encodePayloadFilter } from './api/encoding'
-export { CHANNELS, MARK_AS, WEEKDAYS } from './api/types'
+export {
+  ApiError,
+  CHANNELS,
+  InboxError,
+  MARK_AS,
+  NetworkError,
+  ResponseShapeError,
+  TimeoutError,
+  WEEKDAYS,
+  createInboxClient,
+  encodePayloadFilter,
+  isInboxError,
+} from './client'
 export type {
+  FieldErrors,
   Channel,
   JsonObject,
   Topic,
@@ -81,4 +90,4 @@ export type {
   RetryOptions,
   InboxClientOptions,
   InboxClient,
-} from './api/types'
+} from './client'
