@@ -1,0 +1,84 @@
+import { gzipSync } from 'node:zlib'
+import { dirname } from 'node:path'
+import react from '@vitejs/plugin-react'
+import { build, type Rollup } from 'vite'
+
+/** What a tiny app costs the page that loads it, React itself excluded. */
+export interface BundleCost {
+  /** Minified bytes of what loads before the app renders: the entry's static JS graph plus CSS. */
+  min: number
+  /** Gzip (level 9) bytes of the same, each file compressed on its own as a browser fetches it. */
+  gzip: number
+  js: Size
+  css: Size
+  /** Chunks loaded only through a dynamic `import()`; not counted in `min`/`gzip`. */
+  lazy: Size
+}
+
+/** Minified and gzip bytes. */
+export interface Size {
+  min: number
+  gzip: number
+}
+
+/** The host app provides React; every kit is measured without it. */
+export const REACT_EXTERNAL = [/^react($|\/)/, /^react-dom($|\/)/]
+
+const size = (): Size => ({ min: 0, gzip: 0 })
+const gz = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length
+const bytes = (text: string | Uint8Array) => (typeof text === 'string' ? Buffer.byteLength(text) : text.length)
+
+/**
+ * Builds `entry` (a module that renders an app) with Vite as a production ES bundle, in memory,
+ * and measures its JS and CSS. Every kit goes through this same function so the bundler and its
+ * settings are equal for all.
+ */
+export async function measureBundle(entry: string): Promise<BundleCost> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'silent',
+    root: dirname(entry),
+    plugins: [react()],
+    // Vite leaves process.env alone in library mode; an app build would replace it.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      write: false,
+      minify: true,
+      cssMinify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      lib: { entry, formats: ['es'], fileName: 'app', cssFileName: 'app' },
+      rollupOptions: { external: REACT_EXTERNAL },
+    },
+  })
+  const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]
+  const files = outputs.flatMap((output) => output.output)
+  const chunks = new Map(files.flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file] as const] : [])))
+  const initial = new Set<string>()
+  const visit = (name: string) => {
+    const chunk = chunks.get(name)
+    if (!chunk || initial.has(name)) return
+    initial.add(name)
+    chunk.imports.forEach(visit)
+  }
+  for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName)
+
+  const cost: BundleCost = { min: 0, gzip: 0, js: size(), css: size(), lazy: size() }
+  for (const file of files) {
+    const text = file.type === 'chunk' ? file.code : file.source
+    const part =
+      file.type === 'chunk'
+        ? initial.has(file.fileName)
+          ? cost.js
+          : cost.lazy
+        : file.fileName.endsWith('.css')
+          ? cost.css
+          : undefined
+    if (!part) continue
+    part.min += bytes(text)
+    part.gzip += gz(text)
+  }
+  cost.min = cost.js.min + cost.css.min
+  cost.gzip = cost.js.gzip + cost.css.gzip
+  return cost
+}
