@@ -1,0 +1,107 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { bearerTokenAuth, createSubscriberToken, readSubscriberToken, verifySubscriberToken } from '../../src/proxy'
+import { base64UrlDecode, base64UrlEncode } from '../../src/auth/tokenPayload'
+
+const SECRET = 'a-test-secret-that-is-long-enough-for-hmac'
+const OTHER_SECRET = 'another-secret-that-is-long-enough-for-hmac'
+const T0 = Date.parse('2026-03-01T10:00:00.000Z')
+const at = (ms: number) => () => ms
+
+describe('subscriber tokens', () => {
+  it('verifies a token it issued, until it expires', async () => {
+    const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 600, now: at(T0) })
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+    expect(await verifySubscriberToken(token, SECRET, { now: at(T0) })).toEqual({
+      subscriberId: 'user-1',
+      expiresAt: T0 + 600_000,
+    })
+    expect(await verifySubscriberToken(token, SECRET, { now: at(T0 + 599_999) })).not.toBeNull()
+    expect(await verifySubscriberToken(token, SECRET, { now: at(T0 + 600_000) })).toBeNull()
+    expect(await verifySubscriberToken(token, SECRET, { now: at(T0 + 86_400_000) })).toBeNull()
+  })
+
+  it('has a payload the browser can read without the secret', async () => {
+    const token = await createSubscriberToken('ユーザー/1', SECRET, { expiresIn: 60, now: at(T0) })
+    expect(readSubscriberToken(token)).toEqual({ sub: 'ユーザー/1', iat: T0 / 1000, exp: T0 / 1000 + 60 })
+    expect((await verifySubscriberToken(token, SECRET, { now: at(T0) }))?.subscriberId).toBe('ユーザー/1')
+  })
+
+  it('refuses a token signed with another secret', async () => {
+    const token = await createSubscriberToken('user-1', OTHER_SECRET, { expiresIn: 600 })
+    expect(await verifySubscriberToken(token, SECRET)).toBeNull()
+  })
+
+  it('refuses a token whose payload was changed, to another subscriber or a later expiry', async () => {
+    const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 60, now: at(T0) })
+    const [, signature] = token.split('.')
+    const forge = (payload: object) =>
+      `${base64UrlEncode(new TextEncoder().encode(JSON.stringify(payload)))}.${signature}`
+    expect(await verifySubscriberToken(forge({ sub: 'user-2', iat: T0 / 1000, exp: T0 / 1000 + 60 }), SECRET, { now: at(T0) })).toBeNull()
+    expect(await verifySubscriberToken(forge({ sub: 'user-1', iat: T0 / 1000, exp: T0 / 1000 + 1e9 }), SECRET, { now: at(T0) })).toBeNull()
+  })
+
+  it('refuses every altered signature: flipped bits, truncated, extended, re-padded', async () => {
+    const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 60, now: at(T0) })
+    const [payload, signature] = token.split('.') as [string, string]
+    const bytes = base64UrlDecode(signature)!
+    const variants: string[] = []
+    for (let i = 0; i < bytes.length * 8; i += 7) {
+      const flipped = bytes.slice()
+      flipped[i >> 3]! ^= 1 << (i & 7)
+      variants.push(`${payload}.${base64UrlEncode(flipped)}`)
+    }
+    variants.push(
+      `${payload}.${base64UrlEncode(bytes.slice(0, 31))}`,
+      `${payload}.${base64UrlEncode(new Uint8Array([...bytes, 0]))}`,
+      `${payload}.${signature}=`,
+      `${payload}.${signature.replace(/-/g, '+').replace(/_/g, '/')}x`,
+      `${payload}.`,
+      `.${signature}`,
+      `${payload}.${signature}.${signature}`,
+      `${payload}=.${signature}`,
+      ` ${token}`,
+      '',
+      'x'.repeat(10_000),
+    )
+    for (const variant of variants) {
+      expect(await verifySubscriberToken(variant, SECRET, { now: at(T0) }), variant).toBeNull()
+    }
+    expect(variants.length).toBeGreaterThan(40)
+  })
+
+  it('never accepts nor throws on arbitrary strings', async () => {
+    let tried = 0
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), fc.base64String(), fc.stringMatching(/^[A-Za-z0-9_-]{0,60}\.[A-Za-z0-9_-]{0,60}$/)), async (text) => {
+        tried++
+        expect(await verifySubscriberToken(text, SECRET)).toBeNull()
+      }),
+      { numRuns: 300 },
+    )
+    expect(tried).toBe(300)
+  })
+
+  it('refuses a secret shorter than 32 bytes, and bad arguments', async () => {
+    await expect(createSubscriberToken('user-1', 'short', { expiresIn: 60 })).rejects.toThrow(/at least 32 bytes/)
+    await expect(verifySubscriberToken('a.b', 'short')).rejects.toThrow(/at least 32 bytes/)
+    expect(() => bearerTokenAuth('short')).toThrow(/at least 32 bytes/)
+    await expect(createSubscriberToken('', SECRET, { expiresIn: 60 })).rejects.toThrow(TypeError)
+    await expect(createSubscriberToken('user-1', SECRET, { expiresIn: 0 })).rejects.toThrow(TypeError)
+    await expect(createSubscriberToken('user-1', SECRET, { expiresIn: Number.NaN })).rejects.toThrow(TypeError)
+  })
+
+  it('bearerTokenAuth reads only a well-formed Bearer header', async () => {
+    const authenticate = bearerTokenAuth(SECRET, { now: at(T0) })
+    const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 60, now: at(T0) })
+    const request = (authorization?: string) =>
+      new Request('http://app.test/api/inbox', authorization ? { headers: { authorization } } : {})
+    expect(await authenticate(request(`Bearer ${token}`))).toBe('user-1')
+    expect(await authenticate(request())).toBeNull()
+    expect(await authenticate(request(`bearer ${token}`))).toBeNull()
+    expect(await authenticate(request(`Bearer  ${token}`))).toBeNull()
+    expect(await authenticate(request(`Basic ${token}`))).toBeNull()
+    expect(await authenticate(request(`Bearer ${token}, Bearer ${token}`))).toBeNull()
+    expect(await authenticate(request('ApiKey demo-secret-key'))).toBeNull()
+  })
+})
