@@ -1,0 +1,159 @@
+import type { Service } from '../../server'
+import type { JsonObject } from '../../src/api/types'
+import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
+
+/** Where the page reaches the subscriber-scoped proxy. */
+export const INBOX_PATH = '/api/inbox'
+/** Where the page reaches the demo's stand-in for a host app's own backend. */
+export const ADMIN_PATH = '/demo-admin'
+/** Where the page signs a subscriber in. */
+export const SESSION_PATH = '/demo-auth/session'
+
+const UPSTREAM = 'http://reference-service.internal'
+
+/** Operations a host app's backend would run for its own staff; never reachable through the subscriber proxy. */
+const ADMIN_ROUTES: [string, RegExp][] = [
+  ['POST', /^\/v1\/events\/trigger$/],
+  ['POST', /^\/v1\/events\/trigger\/bulk$/],
+  ['GET', /^\/v1\/integrations\/active$/],
+  ['POST', /^\/v1\/integrations\/[^/]+\/set-primary$/],
+  ['GET', /^\/v2\/topics\/[^/]+\/subscriptions$/],
+]
+
+/** A subscriber the switcher offers. */
+export interface DirectorySubscriber {
+  subscriberId: string
+  name: string
+  email: string | null
+  avatar: string | null
+}
+
+/** A workflow the send panel offers, with a payload that fills every `{{payload.…}}` of its templates. */
+export interface DirectoryWorkflow {
+  identifier: string
+  name: string
+  description: string
+  critical: boolean
+  active: boolean
+  channels: string[]
+  samplePayload: JsonObject
+}
+
+/** What `GET /demo-admin/directory` answers. */
+export interface Directory {
+  subscribers: DirectorySubscriber[]
+  workflows: DirectoryWorkflow[]
+  topics: { key: string; name: string }[]
+}
+
+/** What `POST /demo-auth/session` answers. */
+export interface DemoSession {
+  subscriberId: string
+  token: string
+  expiresAt: number
+}
+
+export interface DemoBackendOptions {
+  service: Service
+  /** Signs the subscriber tokens. */
+  secret: string
+  /** Token lifetime in seconds; the page fetches a new one before it runs out. @default 600 */
+  expiresIn?: number
+}
+
+function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store' } })
+}
+
+function samplePayload(templates: string[]): JsonObject {
+  const payload: JsonObject = {}
+  for (const template of templates) {
+    for (const [, path] of template.matchAll(/\{\{\s*payload\.([\w.]+)\s*\}\}/g)) {
+      const keys = path!.split('.')
+      let node = payload
+      keys.forEach((key, index) => {
+        if (index === keys.length - 1) node[key] ??= key === 'url' ? 'https://example.com' : `Sample ${key}`
+        else node = (node[key] ??= {}) as JsonObject
+      })
+    }
+  }
+  return payload
+}
+
+function directory(service: Service): Directory {
+  const { state } = service
+  return {
+    subscribers: state.subscribers().map((s) => ({
+      subscriberId: s.subscriberId,
+      name: [s.firstName, s.lastName].filter(Boolean).join(' ') || s.subscriberId,
+      email: s.email,
+      avatar: s.avatar,
+    })),
+    workflows: state.workflows().map((w) => ({
+      identifier: w.identifier,
+      name: w.name,
+      description: w.description,
+      critical: w.critical,
+      active: w.active,
+      channels: [...new Set(w.steps.filter((s) => s.channel !== 'delay').map((s) => s.channel))],
+      samplePayload: samplePayload(
+        w.steps.flatMap((s) => [s.subject ?? '', s.content ?? '', s.cta?.url ?? '', s.avatar ?? '']),
+      ),
+    })),
+    topics: state.topics().map((t) => ({ key: t.key, name: t.name ?? t.key })),
+  }
+}
+
+async function forward(request: Request, path: string, upstreamFetch: typeof fetch, apiKey: string): Promise<Response> {
+  const url = new URL(request.url)
+  const headers = new Headers({ authorization: `ApiKey ${apiKey}`, accept: 'application/json' })
+  for (const name of ['content-type', 'idempotency-key']) {
+    const value = request.headers.get(name)
+    if (value) headers.set(name, value)
+  }
+  const body = request.method === 'GET' ? undefined : await request.arrayBuffer()
+  return upstreamFetch(UPSTREAM + path + url.search, { method: request.method, headers, body })
+}
+
+/**
+ * The demo's server side, as a fetch-standard handler: a sign-in route that issues subscriber tokens, the
+ * subscriber-scoped proxy, and a small admin backend. The API key is used here only and never sent to the page.
+ */
+export function createDemoBackend(options: DemoBackendOptions): (request: Request) => Promise<Response> {
+  const { service, secret, expiresIn = 600 } = options
+  const upstreamFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    service.fetch(new Request(input, init))) as typeof fetch
+  const proxy = createInboxProxy({
+    upstreamUrl: UPSTREAM,
+    apiKey: service.apiKey,
+    basePath: INBOX_PATH,
+    fetch: upstreamFetch,
+    authenticate: bearerTokenAuth(secret),
+  })
+
+  return async (request) => {
+    const url = new URL(request.url)
+    const path = url.pathname
+
+    if (path === SESSION_PATH) {
+      if (request.method !== 'POST') return json({ message: 'Method not allowed' }, 405)
+      // A real app signs in with a password or SSO; the demo lets anyone be any subscriber of the fixture.
+      const body = (await request.json().catch(() => null)) as { subscriberId?: unknown } | null
+      const subscriberId = typeof body?.subscriberId === 'string' ? body.subscriberId : ''
+      if (!service.state.subscriber(subscriberId)) return json({ message: `Unknown subscriber ${subscriberId}` }, 404)
+      const token = await createSubscriberToken(subscriberId, secret, { expiresIn })
+      const session: DemoSession = { subscriberId, token, expiresAt: Date.now() + expiresIn * 1000 }
+      return json(session)
+    }
+
+    if (path.startsWith(INBOX_PATH + '/')) return proxy(request)
+
+    if (path === `${ADMIN_PATH}/directory`) return json(directory(service))
+
+    const inner = path.startsWith(ADMIN_PATH + '/') ? path.slice(ADMIN_PATH.length) : null
+    if (inner && ADMIN_ROUTES.some(([method, pattern]) => method === request.method && pattern.test(inner))) {
+      return forward(request, inner, upstreamFetch, service.apiKey)
+    }
+    return json({ message: `Cannot ${request.method} ${path}` }, 404)
+  }
+}

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto'
+import type { Plugin } from 'vite'
+import { createService } from '../../server'
+import type { ServiceOptions } from '../../server'
+import { ADMIN_PATH, INBOX_PATH, SESSION_PATH, createDemoBackend } from './backend'
+import { toNodeHandler } from '../../src/proxy'
+
+const OWN_PATHS = [INBOX_PATH + '/', ADMIN_PATH + '/', SESSION_PATH]
+
+/**
+ * Embeds the reference service (demo fixture unless told otherwise) in the Vite dev server, behind the demo's
+ * sign-in route, the subscriber-scoped proxy and the admin backend. Everything runs in the dev server's process.
+ */
+export function inboxDemoService(options: ServiceOptions = {}): Plugin {
+  return {
+    name: 'inbox-kit-demo-service',
+    configureServer(server) {
+      const service = createService(options)
+      const handle = toNodeHandler(createDemoBackend({ service, secret: randomBytes(32).toString('hex') }))
+      server.middlewares.use((req, res, next) => {
+        const path = (req.url ?? '').split('?')[0] ?? ''
+        if (!OWN_PATHS.some((own) => path === own || path.startsWith(own))) return next()
+        void handle(req, res)
+      })
+      server.httpServer?.once('listening', () => {
+        setTimeout(() => {
+          const subscribers = service.state.subscribers().length
+          server.config.logger.info(
+            `  ➜  inbox-kit demo: reference service embedded (${subscribers} subscribers); the API key stays on this server`,
+          )
+        }, 0)
+      })
+    },
+  }
+}

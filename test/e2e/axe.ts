@@ -1,0 +1,30 @@
+import { createRequire } from 'node:module'
+import type { Page } from 'playwright-core'
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+
+/** One axe violation, reduced to what a failure message needs. */
+export interface Violation {
+  id: string
+  impact: string | null
+  help: string
+  targets: string[]
+}
+
+/** Runs axe (WCAG 2.2 A and AA rules) on the page, or on `selector` and what it portals into <body>. */
+export async function axeViolations(page: Page, exclude: string[] = []): Promise<Violation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath })
+  return page.evaluate(async (exclude) => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<any> } }).axe
+    const results = await axe.run(
+      { include: [document.body], exclude: exclude.map((s) => [s]) },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } },
+    )
+    return (results.violations as any[]).map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n: { target: string[] }) => n.target.join(' ')),
+    }))
+  }, exclude)
+}
