@@ -7,6 +7,10 @@ export { ApiError, InboxError, NetworkError, ResponseShapeError, TimeoutError, i
 export type { FieldErrors } from './api/errors'
 export { encodePayloadFilter } from './api/encoding'
 export { CHANNELS, MARK_AS, WEEKDAYS } from './api/types'
+export { createTokenAuth } from './auth/tokenAuth'
+export type { FetchedToken, TokenAuth, TokenAuthOptions } from './auth/tokenAuth'
+export { readSubscriberToken } from './auth/tokenPayload'
+export type { SubscriberTokenPayload } from './auth/tokenPayload'
 export type {
   Channel,
   JsonObject,

@@ -11,11 +11,17 @@ export {
   TimeoutError,
   WEEKDAYS,
   createInboxClient,
+  createTokenAuth,
   encodePayloadFilter,
   isInboxError,
+  readSubscriberToken,
 } from './client'
 export type {
   FieldErrors,
+  FetchedToken,
+  TokenAuth,
+  TokenAuthOptions,
+  SubscriberTokenPayload,
   Channel,
   JsonObject,
   Topic,
