@@ -1,0 +1,289 @@
+import type { Actor, JsonObject, MessageCta, TriggerResult } from '../src/api/types'
+import { HttpError, Issues } from './http'
+import { channelEnabled } from './preferences'
+import type { Environment, Store, SubscriberFields } from './store'
+import type { IntegrationRecord, StepRecord, SubscriberRecord, TenantRecord, WorkflowRecord } from './types'
+
+const SUBSCRIBER_ID = /^[^\s\p{C}]{1,255}$/u
+const UNIT_MS: Record<string, number> = {
+  seconds: 1_000,
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+  weeks: 604_800_000,
+  months: 2_592_000_000,
+}
+
+type Obj = Record<string, unknown>
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Runs delayed work on real timers; `settle()` runs whatever is due now at once. */
+export class Scheduler {
+  private readonly jobs = new Set<{ dueAt: number; run: () => void; timer: ReturnType<typeof setTimeout> }>()
+
+  constructor(private readonly clock: () => number) {}
+
+  schedule(delayMs: number, run: () => void): void {
+    const job = { dueAt: this.clock() + delayMs, run, timer: undefined as unknown as ReturnType<typeof setTimeout> }
+    job.timer = setTimeout(() => this.fire(job), delayMs)
+    // A pending delay must not keep a test run or a script alive.
+    const timer = job.timer as unknown as { unref?: () => void }
+    timer.unref?.()
+    this.jobs.add(job)
+  }
+
+  private fire(job: { run: () => void; timer: ReturnType<typeof setTimeout> }): void {
+    if (!this.jobs.delete(job as never)) return
+    clearTimeout(job.timer)
+    job.run()
+  }
+
+  async settle(): Promise<void> {
+    for (;;) {
+      await Promise.resolve()
+      const now = this.clock()
+      const due = [...this.jobs].filter((j) => j.dueAt <= now)
+      if (due.length === 0) return
+      for (const job of due) this.fire(job)
+    }
+  }
+}
+
+/** Checks the shape of a trigger body; problems go to `issues` under `prefix`. */
+export function checkTriggerBody(body: unknown, issues: Issues, prefix = ''): void {
+  const at = (key: string) => (prefix ? `${prefix}.${key}` : key)
+  if (!isObject(body)) {
+    issues.add(prefix || 'body', 'must be an object', body)
+    return
+  }
+  if (typeof body.name !== 'string' || body.name.trim() === '')
+    issues.add(at('name'), 'name must be a non-empty string', body.name)
+  const to = body.to
+  if (to === undefined || to === null) issues.add(at('to'), 'to is required', to)
+  else if (typeof to !== 'string' && typeof to !== 'object') issues.add(at('to'), 'to must be a string, an object or an array', to)
+  for (const key of ['payload', 'overrides'] as const) {
+    if (body[key] !== undefined && !isObject(body[key])) issues.add(at(key), `${key} must be an object`, body[key])
+  }
+  if (body.transactionId !== undefined && (typeof body.transactionId !== 'string' || body.transactionId === ''))
+    issues.add(at('transactionId'), 'transactionId must be a non-empty string', body.transactionId)
+  const actor = body.actor
+  if (
+    actor !== undefined &&
+    !(typeof actor === 'string' && SUBSCRIBER_ID.test(actor)) &&
+    !(isObject(actor) && typeof actor.subscriberId === 'string' && SUBSCRIBER_ID.test(actor.subscriberId))
+  )
+    issues.add(at('actor'), 'actor must be a subscriberId or an object with a subscriberId', actor)
+  const tenant = body.tenant
+  if (
+    tenant !== undefined &&
+    !(typeof tenant === 'string' && tenant !== '') &&
+    !(isObject(tenant) && typeof tenant.identifier === 'string' && tenant.identifier !== '')
+  )
+    issues.add(at('tenant'), 'tenant must be an identifier or an object with an identifier', tenant)
+  if (isObject(tenant)) {
+    if (tenant.name !== undefined && typeof tenant.name !== 'string') issues.add(at('tenant.name'), 'must be a string', tenant.name)
+    if (tenant.data !== undefined && !isObject(tenant.data)) issues.add(at('tenant.data'), 'must be an object', tenant.data)
+  }
+}
+
+function subscriberFields(o: Obj): SubscriberFields {
+  const fields: SubscriberFields = {}
+  for (const key of ['email', 'firstName', 'lastName', 'phone', 'avatar', 'locale', 'timezone'] as const) {
+    if (typeof o[key] === 'string') fields[key] = o[key] as string
+  }
+  if (isObject(o.data)) fields.data = o.data as JsonObject
+  return fields
+}
+
+/** Fills `{{root.path}}` variables; unknown ones become empty. */
+export function render(template: string, scope: Obj): string {
+  return template.replace(/\{\{\s*([\w$.-]+)\s*\}\}/g, (_, path: string) => {
+    let value: unknown = scope
+    for (const part of path.split('.')) value = isObject(value) ? value[part] : undefined
+    if (value === undefined || value === null) return ''
+    return typeof value === 'object' ? JSON.stringify(value) : String(value)
+  })
+}
+
+/** Triggers workflows and delivers their steps. */
+export class Delivery {
+  constructor(
+    private readonly store: Store,
+    private readonly scheduler: Scheduler,
+  ) {}
+
+  /**
+   * Runs one (already shape-checked) trigger. An unknown workflow throws a 422 when `single`,
+   * else it is an error result.
+   */
+  trigger(env: Environment, body: Obj, single: boolean): TriggerResult {
+    const name = body.name as string
+    const workflow = env.workflows.get(name)
+    if (!workflow) {
+      if (single) {
+        throw new HttpError(422, 'workflow_not_found', { name: { messages: ['workflow_not_found'], value: name } })
+      }
+      return { acknowledged: true, status: 'error', error: ['workflow_not_found'] }
+    }
+    let tenant: TenantRecord | undefined
+    if (body.tenant !== undefined) {
+      const t = body.tenant
+      const identifier = typeof t === 'string' ? t : ((t as Obj).identifier as string)
+      tenant = env.tenants.get(identifier)
+      if (!tenant) return { acknowledged: true, status: 'no_tenant_found', error: [`Tenant ${identifier} not found`] }
+      if (isObject(t)) {
+        if (typeof t.name === 'string') tenant.name = t.name
+        if (isObject(t.data)) tenant.data = t.data as JsonObject
+        tenant.updatedAt = this.store.nowIso()
+      }
+    }
+    if (!workflow.active) return { acknowledged: true, status: 'trigger_not_active' }
+    if (workflow.steps.length === 0) return { acknowledged: true, status: 'no_workflow_steps_defined' }
+    if (!workflow.steps.some((s) => s.active && s.channel !== 'delay'))
+      return { acknowledged: true, status: 'no_workflow_active_steps_defined' }
+    const recipients = this.recipients(env, body.to)
+    if (recipients.length === 0)
+      return { acknowledged: true, status: 'invalid_recipients', error: ['No valid recipients'] }
+    const actor = this.actor(env, body.actor)
+    const transactionId = typeof body.transactionId === 'string' ? body.transactionId : crypto.randomUUID()
+    const run = {
+      env,
+      workflow,
+      payload: (isObject(body.payload) ? body.payload : {}) as JsonObject,
+      overrides: (isObject(body.overrides) ? body.overrides : {}) as JsonObject,
+      transactionId,
+      actor,
+      tenant,
+    }
+    for (const sub of recipients) this.runSteps(run, sub, 0, this.store.newId())
+    return { acknowledged: true, status: 'processed', transactionId }
+  }
+
+  private recipients(env: Environment, to: unknown): SubscriberRecord[] {
+    const found = new Map<string, SubscriberRecord>()
+    const add = (sub: SubscriberRecord) => {
+      if (!found.has(sub.subscriberId)) found.set(sub.subscriberId, sub)
+    }
+    for (const item of Array.isArray(to) ? to : [to]) {
+      if (typeof item === 'string') {
+        if (SUBSCRIBER_ID.test(item)) add(this.store.upsertSubscriber(env, item, {}))
+      } else if (isObject(item) && item.type === 'Topic') {
+        if (typeof item.topicKey !== 'string') continue
+        const topic = this.store.topicState(env, item.topicKey)
+        if (!topic) continue
+        const exclude = new Set(Array.isArray(item.exclude) ? item.exclude.filter((x) => typeof x === 'string') : [])
+        for (const s of topic.subscriptions) if (!exclude.has(s.subscriber.subscriberId)) add(s.subscriber)
+      } else if (isObject(item) && typeof item.subscriberId === 'string' && SUBSCRIBER_ID.test(item.subscriberId)) {
+        add(this.store.upsertSubscriber(env, item.subscriberId, subscriberFields(item)))
+      }
+    }
+    return [...found.values()]
+  }
+
+  private actor(env: Environment, actor: unknown): SubscriberRecord | undefined {
+    if (typeof actor === 'string') return this.store.upsertSubscriber(env, actor, {})
+    if (isObject(actor) && typeof actor.subscriberId === 'string')
+      return this.store.upsertSubscriber(env, actor.subscriberId, subscriberFields(actor))
+    return undefined
+  }
+
+  private runSteps(run: Run, sub: SubscriberRecord, from: number, notificationId: string): void {
+    const steps = run.workflow.steps
+    for (let i = from; i < steps.length; i++) {
+      const step = steps[i] as StepRecord
+      if (!step.active) continue
+      if (step.channel === 'delay') {
+        const ms = (step.amount ?? 0) * (UNIT_MS[step.unit ?? 'seconds'] ?? 1_000)
+        this.scheduler.schedule(ms, () => this.runSteps(run, sub, i + 1, notificationId))
+        return
+      }
+      if (!channelEnabled(run.workflow, sub, step.channel)) continue
+      this.deliver(run, sub, step, notificationId)
+    }
+  }
+
+  private deliver(run: Run, sub: SubscriberRecord, step: StepRecord, notificationId: string): void {
+    const { env, workflow } = run
+    const channel = step.channel as Exclude<StepRecord['channel'], 'delay'>
+    const scope: Obj = {
+      payload: run.payload,
+      subscriber: sub,
+      actor: run.actor ?? {},
+      tenant: run.tenant ?? {},
+    }
+    let status: 'sent' | 'error' = 'sent'
+    let errorText: string | undefined
+    let providerId: string | undefined
+    if (channel !== 'in_app') {
+      const integration = this.integrationFor(env, channel)
+      if (!integration) {
+        status = 'error'
+        errorText =
+          channel === 'email' || channel === 'sms'
+            ? `No active primary ${channel} integration in this environment`
+            : `No active ${channel} integration in this environment`
+      } else {
+        providerId = integration.providerId
+        if (channel === 'email' && !sub.email) {
+          status = 'error'
+          errorText = 'Subscriber has no email address'
+        } else if (channel === 'sms' && !sub.phone) {
+          status = 'error'
+          errorText = 'Subscriber has no phone number'
+        }
+      }
+    }
+    let actor: Actor = { type: 'none', data: null }
+    if (run.actor) actor = { type: 'user', data: run.actor.avatar }
+    else if (step.avatar) actor = { type: 'system_custom', data: render(step.avatar, scope) }
+    const cta: MessageCta = {}
+    if (step.cta?.url) {
+      cta.type = 'redirect'
+      cta.data = { url: render(step.cta.url, scope) }
+    }
+    if (step.cta?.buttons?.length) {
+      cta.action = {
+        status: 'pending',
+        buttons: step.cta.buttons.map((b) => ({ ...b, content: render(b.content, scope) })),
+      }
+    }
+    this.store.addMessage(env, sub, {
+      workflow,
+      stepId: step._id,
+      channel,
+      content: render(step.content ?? '', scope),
+      ...(step.subject !== undefined && { subject: render(step.subject, scope) }),
+      actor,
+      cta,
+      payload: run.payload,
+      overrides: run.overrides,
+      status,
+      ...(errorText !== undefined && { errorText }),
+      ...(providerId !== undefined && { providerId }),
+      transactionId: run.transactionId,
+      notificationId,
+      ...(run.tenant && { tenant: run.tenant.identifier }),
+    })
+  }
+
+  private integrationFor(env: Environment, channel: string): IntegrationRecord | undefined {
+    const candidates = this.store.integrationList.filter(
+      (i) => i._environmentId === env.id && i.channel === channel && i.active && !i.deleted,
+    )
+    if (channel === 'email' || channel === 'sms') return candidates.find((i) => i.primary)
+    return candidates[0]
+  }
+}
+
+interface Run {
+  env: Environment
+  workflow: WorkflowRecord
+  payload: JsonObject
+  overrides: JsonObject
+  transactionId: string
+  actor: SubscriberRecord | undefined
+  tenant: TenantRecord | undefined
+}

@@ -1,0 +1,25 @@
+export type { ServiceOptions, Service, FaultRule, ServiceState } from './types'
+export type {
+  SubscriberRecord,
+  WorkflowRecord,
+  MessageRecord,
+  TopicRecord,
+  SubscriptionRecord,
+  IntegrationRecord,
+  TenantRecord,
+} from './types'
+export type {
+  Fixture,
+  FixtureApiKey,
+  FixtureStep,
+  FixtureWorkflow,
+  FixtureSubscriber,
+  FixtureTopic,
+  FixtureIntegration,
+  FixtureTenant,
+  FixtureMessage,
+} from './fixture'
+export { FixtureError } from './fixture'
+export { validateFixture } from './validateFixture'
+export { createService } from './service'
+export { demoFixture, DEMO_API_KEY, DEMO_SUBSCRIBER_ID } from './fixtures/demo'

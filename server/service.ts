@@ -1,0 +1,196 @@
+import { Delivery, Scheduler } from './delivery'
+import { demoFixture } from './fixtures/demo'
+import { Faults, IdempotencyStore, RateLimiter, type StoredResponse } from './guards'
+import { HttpError, errorBody, json, readJson } from './http'
+import { matchRoute, type RouteResult } from './routes'
+import { Store } from './store'
+import type { Service, ServiceOptions } from './types'
+import { validateFixture } from './validateFixture'
+
+const internals = new WeakMap<Service, Store>()
+
+/** The store behind a service (for the data generators). */
+export function storeOf(service: Service): Store {
+  const store = internals.get(service)
+  if (!store) throw new Error('not a service made by createService')
+  return store
+}
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers':
+    'Idempotency-Key, Idempotency-Replay, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/**
+ * Builds an in-process reference service from a fixture (the demo fixture by default).
+ * @example
+ * const service = createService({ fixture })
+ * const res = await service.fetch(new Request('http://x/v1/integrations/active', { headers: { Authorization: `ApiKey ${service.apiKey}` } }))
+ */
+export function createService(options: ServiceOptions = {}): Service {
+  const fixture = validateFixture(options.fixture ?? demoFixture)
+  const clock = options.now ?? Date.now
+  const store = new Store(fixture, clock)
+  const scheduler = new Scheduler(clock)
+  const delivery = new Delivery(store, scheduler)
+  const faults = new Faults()
+  const idempotency = new IdempotencyStore(clock)
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, clock) : undefined
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '')
+  const baseLatency = options.latency ?? 0
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const method = request.method.toUpperCase()
+    if (method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'Access-Control-Allow-Methods': 'GET, POST, PATCH, OPTIONS',
+          'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key',
+          'Access-Control-Max-Age': '600',
+        },
+      })
+    }
+    let path = url.pathname
+    const inBase = !basePath || path === basePath || path.startsWith(basePath + '/')
+    if (basePath && inBase) path = path.slice(basePath.length) || '/'
+    const fault = faults.take(method, path)
+    let latency = baseLatency + (fault?.latency ?? 0)
+    const wait = async () => {
+      const ms = latency
+      latency = 0
+      await sleep(ms, request.signal)
+    }
+    if (fault && (fault.drop || fault.status !== undefined || fault.malformed || fault.body !== undefined)) {
+      await wait()
+      if (fault.drop) throw new TypeError('fetch failed')
+      if (fault.status !== undefined)
+        return json(fault.status, errorBody(fault.status, 'Injected failure', url.pathname))
+      if (fault.malformed)
+        return new Response('{"data": [{"_id": "', { status: 200, headers: { 'content-type': 'application/json' } })
+      return json(200, fault.body)
+    }
+
+    const keyHeader = method === 'POST' || method === 'PATCH' ? request.headers.get('idempotency-key') : null
+    const echo: Record<string, string> = keyHeader !== null ? { 'Idempotency-Key': keyHeader } : {}
+    let extra: Record<string, string> = { ...echo }
+    let claimed: { scope: string; fingerprint: string } | undefined
+    try {
+      const match = inBase ? matchRoute(method, path) : null
+      if (!match) throw new HttpError(404, `Cannot ${method} ${url.pathname}`)
+      const auth = request.headers.get('authorization')
+      if (auth === null || auth.trim() === '') throw new HttpError(401, 'Missing authorization header')
+      const [scheme, ...rest] = auth.trim().split(/\s+/)
+      if (scheme?.toLowerCase() !== 'apikey') throw new HttpError(401, 'Invalid authentication scheme')
+      const scope = store.keys.get(rest.join(' '))
+      if (!scope) throw new HttpError(401, 'API Key not found')
+      if (keyHeader !== null && keyHeader.length > 255)
+        throw new HttpError(400, 'Idempotency-Key must be at most 255 characters')
+
+      let rawBody = ''
+      let body: unknown
+      if (method === 'POST' || method === 'PATCH') {
+        body = await readJson(request, match.route.limit)
+        rawBody = body === undefined ? '' : JSON.stringify(body)
+      }
+
+      if (limiter) {
+        const events = (body as { events?: unknown } | undefined)?.events
+        const cost = path.endsWith('/trigger/bulk') && Array.isArray(events) ? Math.max(1, events.length) : 1
+        const taken = limiter.take(scope.key, cost)
+        extra = { ...extra, ...taken.headers }
+        if (!taken.ok) throw new HttpError(429, 'Too many requests', undefined, taken.headers)
+      }
+
+      if (keyHeader !== null) {
+        const fingerprint = `${method} ${path}\n${rawBody}`
+        const entry = idempotency.get(scope.key, keyHeader)
+        if (entry) {
+          if (entry.fingerprint !== fingerprint)
+            throw new HttpError(422, 'Idempotency-Key was already used with a different request')
+          if (entry.state === 'running')
+            throw new HttpError(409, 'A request with this Idempotency-Key is in progress', undefined, {
+              'Retry-After': '1',
+            })
+          await wait()
+          return replay(entry.response, extra)
+        }
+        idempotency.start(scope.key, keyHeader, fingerprint)
+        claimed = { scope: scope.key, fingerprint }
+      }
+
+      await wait()
+      const result: RouteResult = match.route.handle({
+        store,
+        delivery,
+        scope,
+        env: store.env(scope.environmentId),
+        params: match.params,
+        query: url.searchParams,
+        body,
+      })
+      const payload = options.envelope && !result.paginated ? { data: result.body } : result.body
+      const stored: StoredResponse = {
+        status: result.status,
+        body: JSON.stringify(payload),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      }
+      if (claimed && keyHeader !== null) idempotency.finish(claimed.scope, keyHeader, claimed.fingerprint, stored)
+      claimed = undefined
+      return new Response(stored.body, { status: stored.status, headers: { ...stored.headers, ...extra } })
+    } catch (error) {
+      if (claimed && keyHeader !== null) idempotency.forget(claimed.scope, keyHeader)
+      if (request.signal.aborted) throw error
+      await wait().catch(() => undefined)
+      if (error instanceof HttpError) {
+        const extraBody = error.errors ? { errors: error.errors } : {}
+        return json(error.status, errorBody(error.status, error.message, url.pathname, extraBody), {
+          ...extra,
+          ...error.headers,
+        })
+      }
+      const errorId = crypto.randomUUID()
+      console.error(`[inbox-kit service] ${errorId}`, error)
+      return json(500, errorBody(500, 'Internal server error', url.pathname, { errorId }), extra)
+    }
+  }
+
+  const service: Service = {
+    apiKey: fixture.apiKeys[0]!.key,
+    state: store,
+    faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
+    settle: () => scheduler.settle(),
+    async fetch(request) {
+      const response = await handle(request)
+      for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value)
+      return response
+    },
+  }
+  internals.set(service, store)
+  return service
+}
+
+function replay(response: StoredResponse, extra: Record<string, string>): Response {
+  return new Response(response.body, {
+    status: response.status,
+    headers: { ...response.headers, ...extra, 'Idempotency-Replay': 'true' },
+  })
+}
