@@ -1,5 +1,7 @@
 import { createService } from '../../server'
 import type { Service, ServiceOptions } from '../../server'
+import { createInboxClient } from '../../src/api/client'
+import type { InboxClient } from '../../src/api/types'
 
 /** Base URL that the in-process service answers on. */
 export const BASE_URL = 'http://inbox.test'
@@ -11,6 +13,8 @@ export interface StartedService {
   fetch: typeof fetch
   /** Base URL including the service's basePath. */
   baseUrl: string
+  /** A client of the service with the fixture's first API key and retries off. */
+  client: InboxClient
 }
 
 /**
@@ -24,5 +28,7 @@ export function startService(options?: ServiceOptions): StartedService {
       input instanceof Request ? new Request(input, init) : new Request(new URL(String(input), BASE_URL), init)
     return service.fetch(request)
   }) as typeof fetch
-  return { service, fetch: boundFetch, baseUrl: BASE_URL + (options?.basePath ?? '') }
+  const baseUrl = BASE_URL + (options?.basePath ?? '')
+  const client = createInboxClient({ baseUrl, apiKey: service.apiKey, fetch: boundFetch, retry: false })
+  return { service, fetch: boundFetch, baseUrl, client }
 }
