@@ -7,7 +7,7 @@ function App() {
   const [open, setOpen] = useState(false)
   const button = useRef<HTMLButtonElement>(null)
   return (
-    <KnockProvider apiKey="pk_test_bench" userId="demo-user" host="http://127.0.0.1:9">
+    <KnockProvider apiKey="pk_test_bench" userId="demo-user">
       <KnockFeedProvider feedId="00000000-0000-0000-0000-000000000000">
         <>
           <NotificationIconButton ref={button} onClick={() => setOpen(!open)} />

@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+
+/** Where the peers are installed, apart from the kit's own dependencies. */
+export const PEERS_DIR = fileURLToPath(new URL('./peers', import.meta.url))
+
+/** A kit inbox-kit is measured against, and how to recognise its bell once rendered. */
+export interface Peer {
+  /** Key in the results. */
+  id: string
+  /** npm package as users install it. */
+  name: string
+  /** The tiny app: renders the kit's full inbox (bell + feed popover). */
+  entry: string
+  /** In-page condition: the bell is on screen. */
+  bell: string
+}
+
+const app = (id: string) => join(PEERS_DIR, 'apps', `${id}.tsx`)
+
+/** The peers, in the order the table shows them. */
+export const PEERS: Peer[] = [
+  { id: 'novu', name: '@novu/react', entry: app('novu'), bell: "return document.querySelector('.nv-bellIcon')" },
+  {
+    id: 'knock',
+    name: '@knocklabs/react',
+    entry: app('knock'),
+    bell: "return document.querySelector('button.rnf-notification-icon-button svg')",
+  },
+  {
+    id: 'courier',
+    name: '@trycourier/courier-react',
+    entry: app('courier'),
+    // Courier renders web components; the bell's svg sits two shadow roots down.
+    bell: "const b = document.querySelector('courier-inbox-menu-button courier-icon-button'); const i = b && b.shadowRoot && b.shadowRoot.querySelector('courier-icon'); return i && i.shadowRoot && i.shadowRoot.querySelector('svg')",
+  },
+  {
+    id: 'magicbell',
+    name: '@magicbell/react',
+    entry: app('magicbell'),
+    bell: "return document.querySelector('button.magicbell--inbox-button svg')",
+  },
+]
+
+/**
+ * Installs the peers from their own lock file when they are missing. Install scripts are off: none of
+ * the peers needs one to be bundled (`npm install-scripts ls` there lists none).
+ */
+export function ensurePeers(): void {
+  if (existsSync(join(PEERS_DIR, 'node_modules', '.package-lock.json'))) return
+  console.error('Installing the peers into bench/peers (once)…')
+  execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', PEERS_DIR], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+}
