@@ -1,0 +1,9 @@
+/** inbox-kit/proxy: the server side that keeps the service's API key off the browser. */
+export { createInboxProxy } from './proxy'
+export type { InboxProxyOptions } from './proxy'
+export { bearerTokenAuth, createSubscriberToken, verifySubscriberToken } from './token'
+export type { CreateSubscriberTokenOptions, VerifiedSubscriberToken, VerifySubscriberTokenOptions } from './token'
+export { toNodeHandler } from './node'
+export type { NodeRequest } from './node'
+export { readSubscriberToken } from '../auth/tokenPayload'
+export type { SubscriberTokenPayload } from '../auth/tokenPayload'

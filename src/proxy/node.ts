@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+
+/** A Node request as node:http, Express and Connect hand it over. */
+export interface NodeRequest extends IncomingMessage {
+  /** Express keeps the full URL here when the handler is mounted under a path. */
+  originalUrl?: string
+  /** Set when a body parser already consumed the stream. */
+  body?: unknown
+}
+
+/**
+ * Adapts a fetch-standard handler (such as the one from `createInboxProxy`) to Node's
+ * `(req, res)` signature, for `http.createServer` and Express alike.
+ *
+ * Mount it before any body parser; if one ran first, the parsed body is sent on as JSON.
+ * With Express, the full URL (`req.originalUrl`) is used, so the proxy's `basePath` is the mount path.
+ *
+ * @example
+ * app.use('/api/inbox', toNodeHandler(createInboxProxy({ ..., basePath: '/api/inbox' })))
+ */
+export function toNodeHandler(
+  handler: (request: Request) => Promise<Response>,
+): (req: NodeRequest, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
+  return async (req, res) => {
+    const controller = new AbortController()
+    // 'close' on the response fires once it is finished or the client went away; only the latter aborts.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort()
+    })
+    try {
+      const response = await handler(toRequest(req, controller.signal))
+      res.statusCode = response.status
+      response.headers.forEach((value, name) => res.setHeader(name, value))
+      if (!response.body) {
+        res.end()
+        return
+      }
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        if (controller.signal.aborted) break
+        res.write(chunk)
+      }
+      res.end()
+    } catch {
+      if (res.headersSent) {
+        res.destroy()
+        return
+      }
+      res.statusCode = 500
+      res.setHeader('content-type', 'application/json; charset=utf-8')
+      res.end(
+        JSON.stringify({
+          statusCode: 500,
+          timestamp: new Date().toISOString(),
+          path: (req.originalUrl ?? req.url ?? '/').split('?')[0],
+          message: 'The request could not be handled.',
+          error: 'Internal Server Error',
+        }),
+      )
+    }
+  }
+}
+
+function toRequest(req: NodeRequest, signal: AbortSignal): Request {
+  // Only the path and query are read by the proxy; the host is a placeholder when the header is missing.
+  const url = new URL(req.originalUrl ?? req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v)
+    else headers.set(name, value)
+  }
+  const method = req.method ?? 'GET'
+  let body: BodyInit | undefined
+  if (method !== 'GET' && method !== 'HEAD') {
+    if (req.body !== undefined && (req.readableEnded || req.complete)) {
+      body =
+        typeof req.body === 'string' || req.body instanceof Uint8Array
+          ? (req.body as BodyInit)
+          : JSON.stringify(req.body)
+      headers.delete('content-length')
+    } else {
+      body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>
+    }
+  }
+  return new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit)
+}

@@ -1,0 +1,239 @@
+/** Options of {@link createInboxProxy}. */
+export interface InboxProxyOptions {
+  /** The service's base address, e.g. `https://api.example.com`. */
+  upstreamUrl: string
+  /** The secret API key; it is added here and never reaches the browser. */
+  apiKey: string
+  /**
+   * Who is asking: the subscriberId of the signed-in user, or null (→ 401). Read your own session
+   * cookie here, or use `bearerTokenAuth(secret)` for tokens from `createSubscriberToken`.
+   */
+  authenticate: (request: Request) => string | null | undefined | Promise<string | null | undefined>
+  /** Largest request body accepted, in bytes (→ 413). @default 65536 */
+  maxBodyBytes?: number
+  /** Path the proxy is mounted under, e.g. `/api/inbox`; the part after it is the API path. @default '' */
+  basePath?: string
+  /** Milliseconds to wait for the service before answering 504. @default 30000 */
+  timeout?: number
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch
+}
+
+interface Route {
+  method: string
+  /** Path segments; `:id` is the subscriberId. */
+  segments: readonly string[]
+  /** Query parameters passed on; any other is dropped. */
+  query: readonly string[]
+  body: boolean
+}
+
+const CURSOR_QUERY = ['after', 'before', 'limit', 'orderDirection', 'orderBy', 'includeCursor']
+
+/** The subscriber-facing operations; everything else (triggers, integrations, topic lists) is refused. */
+const ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    segments: ['v1', 'subscribers', ':id', 'notifications', 'feed'],
+    query: ['page', 'limit', 'read', 'seen', 'payload'],
+    body: false,
+  },
+  { method: 'POST', segments: ['v1', 'subscribers', ':id', 'messages', 'mark-as'], query: [], body: true },
+  { method: 'GET', segments: ['v2', 'subscribers', ':id', 'preferences'], query: ['criticality'], body: false },
+  { method: 'PATCH', segments: ['v2', 'subscribers', ':id', 'preferences'], query: [], body: true },
+  { method: 'GET', segments: ['v2', 'subscribers', ':id', 'subscriptions'], query: [...CURSOR_QUERY, 'key'], body: false },
+]
+
+const REQUEST_HEADERS = ['accept', 'content-type', 'idempotency-key']
+const RESPONSE_HEADERS = [
+  'content-type',
+  'idempotency-key',
+  'idempotency-replay',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+]
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  413: 'Payload Too Large',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  504: 'Gateway Timeout',
+}
+
+/** An answer in the service's error shape, so the browser's client reads proxy errors like the service's. */
+function errorResponse(status: number, path: string, message: string): Response {
+  const body = { statusCode: status, timestamp: new Date().toISOString(), path, message, error: REASONS[status] }
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  })
+}
+
+class BodyTooLarge extends Error {}
+
+/** Reads the body, giving up as soon as it passes `limit` bytes, whatever Content-Length claimed. */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (!request.body) return null
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      throw new BodyTooLarge()
+    }
+    chunks.push(value)
+  }
+  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer())
+}
+
+/** One path segment decoded once; null when it is not valid percent-encoding. */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return null
+  }
+}
+
+type Match = { kind: 'route'; route: Route; subscriberId: string } | { kind: 'forbidden' }
+
+/**
+ * Matches the raw path segment by segment: literal segments must be spelled exactly (no case folding,
+ * no encoding, no empty or dot segments), and the id segment must decode to the caller's own id.
+ */
+function match(method: string, apiPath: string, subscriberId: string): Match {
+  const segments = apiPath.split('/').slice(1)
+  for (const route of ROUTES) {
+    if (route.method !== method || route.segments.length !== segments.length) continue
+    const ok = route.segments.every((expected, i) => {
+      const actual = segments[i]!
+      return expected === ':id' ? decodeSegment(actual) === subscriberId : actual === expected
+    })
+    if (ok) return { kind: 'route', route, subscriberId }
+  }
+  return { kind: 'forbidden' }
+}
+
+/**
+ * Creates the subscriber-scoped proxy: a fetch-standard handler to mount in your server (for example
+ * at `/api/inbox`) so that the browser reaches the service without ever holding the API key.
+ *
+ * It forwards only the subscriber-facing operations (feed, mark-as, preferences read and update, the
+ * subscriber's own subscriptions), only for the id `authenticate` returns, and adds
+ * `Authorization: ApiKey …` itself. No user → 401; another subscriber or any other operation → 403;
+ * a body over `maxBodyBytes` → 413; the service unreachable → 502; its own errors pass through as they are.
+ *
+ * @example
+ * const handler = createInboxProxy({
+ *   upstreamUrl: process.env.INBOX_API_URL!,
+ *   apiKey: process.env.INBOX_API_KEY!,
+ *   basePath: '/api/inbox',
+ *   authenticate: async (request) => (await getSession(request))?.userId ?? null,
+ * })
+ */
+export function createInboxProxy(options: InboxProxyOptions): (request: Request) => Promise<Response> {
+  if (!options.apiKey) throw new TypeError('createInboxProxy needs the service API key.')
+  const upstream = new URL(options.upstreamUrl)
+  const upstreamBase = upstream.origin + upstream.pathname.replace(/\/+$/, '')
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '')
+  const maxBodyBytes = options.maxBodyBytes ?? 65_536
+  const timeout = options.timeout ?? 30_000
+
+  return async function inboxProxy(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const path = url.pathname
+
+    let subscriberId: string | null | undefined
+    try {
+      subscriberId = await options.authenticate(request)
+    } catch {
+      return errorResponse(500, path, 'Could not check who is signed in.')
+    }
+    if (typeof subscriberId !== 'string' || !subscriberId) {
+      return errorResponse(401, path, 'Sign in to see your notifications.')
+    }
+
+    const apiPath = path.startsWith(basePath + '/') ? path.slice(basePath.length) : null
+    const found = apiPath === null ? ({ kind: 'forbidden' } as const) : match(request.method, apiPath, subscriberId)
+    if (found.kind === 'forbidden') return errorResponse(403, path, 'This operation is not allowed here.')
+    const { route } = found
+
+    let body: Uint8Array | null = null
+    if (route.body) {
+      const declared = Number(request.headers.get('content-length') ?? 0)
+      if (declared > maxBodyBytes) return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
+      try {
+        body = await readBody(request, maxBodyBytes)
+      } catch (error) {
+        if (error instanceof BodyTooLarge) {
+          return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
+        }
+        return errorResponse(400, path, 'The request body could not be read.')
+      }
+    }
+
+    // Rebuilt from the route and the verified id, so nothing the browser spelled reaches the service unchecked.
+    const target = new URL(
+      upstreamBase +
+        '/' +
+        route.segments.map((s) => (s === ':id' ? encodeURIComponent(found.subscriberId) : s)).join('/'),
+    )
+    for (const name of route.query) {
+      for (const value of url.searchParams.getAll(name)) target.searchParams.append(name, value)
+    }
+    const headers = new Headers()
+    for (const name of REQUEST_HEADERS) {
+      const value = request.headers.get(name)
+      if (value !== null) headers.set(name, value)
+    }
+    headers.set('authorization', `ApiKey ${options.apiKey}`)
+
+    const controller = new AbortController()
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, timeout)
+    const onAbort = () => controller.abort()
+    request.signal.addEventListener('abort', onAbort)
+    let response: Response
+    let text: string
+    try {
+      const doFetch = options.fetch ?? globalThis.fetch
+      response = await doFetch(target, {
+        method: route.method,
+        headers,
+        body: body as BodyInit | null,
+        redirect: 'manual',
+        signal: controller.signal,
+      })
+      text = await response.text()
+    } catch {
+      return timedOut
+        ? errorResponse(504, path, 'The notification service did not answer in time.')
+        : errorResponse(502, path, 'Could not reach the notification service.')
+    } finally {
+      clearTimeout(timer)
+      request.signal.removeEventListener('abort', onAbort)
+    }
+    // A redirect from the service would send the browser to it directly; the proxy does not relay one.
+    if (response.status >= 300 && response.status < 400) {
+      return errorResponse(502, path, 'The notification service answered with a redirect.')
+    }
+    const out = new Headers({ 'cache-control': 'no-store' })
+    for (const name of RESPONSE_HEADERS) {
+      const value = response.headers.get(name)
+      if (value !== null) out.set(name, value)
+    }
+    return new Response(response.status === 204 || response.status === 205 ? null : text, { status: response.status, headers: out })
+  }
+}

@@ -1,0 +1,397 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createInboxProxy } from '../../src/proxy'
+import { createInboxClient } from '../../src/client'
+import { ApiError } from '../../src/api/errors'
+import { APP, BASE_PATH, SECRET, digest, startProxy } from './harness'
+
+const FEED = '/v1/subscribers/user-1/notifications/feed'
+const MARK = '/v1/subscribers/user-1/messages/mark-as'
+const PREFS = '/v2/subscribers/user-1/preferences'
+const SUBS = '/v2/subscribers/user-1/subscriptions'
+
+const json = (body: unknown, init: RequestInit = {}): RequestInit => ({
+  method: 'POST',
+  ...init,
+  headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  body: JSON.stringify(body),
+})
+
+async function expectError(response: Response, status: number) {
+  expect(response.status).toBe(status)
+  const body = (await response.json()) as Record<string, unknown>
+  expect(body).toMatchObject({ statusCode: status, message: expect.any(String), error: expect.any(String) })
+  expect(typeof body.timestamp).toBe('string')
+  expect(typeof body.path).toBe('string')
+  return body
+}
+
+describe('createInboxProxy: what it forwards', () => {
+  it('serves the signed-in subscriber their own feed, preferences and subscriptions', async () => {
+    const { call, serviceFetch, service } = startProxy()
+    const direct = await serviceFetch(`${FEED}?limit=3`, { headers: { authorization: `ApiKey ${service.apiKey}` } })
+    const viaProxy = await call('user-1', `${FEED}?limit=3`)
+    expect(viaProxy.status).toBe(200)
+    expect(await viaProxy.json()).toEqual(await direct.json())
+
+    const prefs = await call('user-1', `${PREFS}?criticality=all`)
+    expect(prefs.status).toBe(200)
+    expect(await prefs.json()).toHaveProperty('global')
+    const subs = (await (await call('user-1', `${SUBS}?limit=5`)).json()) as { data: { topic: { key: string } }[] }
+    expect(subs.data.map((s) => s.topic.key)).toEqual(['news'])
+  })
+
+  it('applies mark-as and preference updates for the caller only', async () => {
+    const { call, service } = startProxy()
+    const own = service.state.messages('user-1').map((m) => m._id)
+    const theirs = service.state.messages('user-2').map((m) => m._id)
+    const response = await call('user-1', MARK, json({ messageId: [own[0], theirs[0]], markAs: 'read' }))
+    expect(response.status).toBe(201)
+    expect(((await response.json()) as { _id: string }[]).map((m) => m._id)).toEqual([own[0]])
+    expect(service.state.messages('user-1').find((m) => m._id === own[0])?.read).toBe(true)
+    expect(service.state.messages('user-2').every((m) => !m.read)).toBe(true)
+
+    const patch = await call('user-1', PREFS, json({ channels: { in_app: false } }, { method: 'PATCH' }))
+    expect(patch.status).toBe(200)
+    expect(service.state.subscriber('user-1')?.preferences.channels.in_app).toBe(false)
+    expect(service.state.subscriber('user-2')?.preferences.channels.in_app).not.toBe(false)
+  })
+
+  it('adds the API key itself and passes on nothing else the browser sent but accept, content-type and idempotency-key', async () => {
+    const { call, forwarded, service } = startProxy()
+    const response = await call(
+      'user-1',
+      MARK,
+      json(
+        { messageId: service.state.messages('user-1')[0]!._id, markAs: 'seen' },
+        {
+          headers: {
+            cookie: 'session=abc; other=1',
+            'x-forwarded-for': '10.0.0.1',
+            'idempotency-key': 'key-1',
+            accept: 'application/json',
+            'x-api-key': 'nope',
+          },
+        },
+      ),
+    )
+    expect(response.status).toBe(201)
+    expect(forwarded).toHaveLength(1)
+    const headers = Object.fromEntries(forwarded[0]!.headers)
+    expect(headers).toEqual({
+      authorization: `ApiKey ${service.apiKey}`,
+      'content-type': 'application/json',
+      'idempotency-key': 'key-1',
+      accept: 'application/json',
+    })
+    expect(response.headers.get('idempotency-key')).toBe('key-1')
+  })
+
+  it('replaces an Authorization the browser sent when the app authenticates by cookie', async () => {
+    const { service, serviceFetch } = startProxy()
+    const seen: string[] = []
+    const proxy = createInboxProxy({
+      upstreamUrl: 'http://inbox.test',
+      apiKey: service.apiKey,
+      basePath: BASE_PATH,
+      authenticate: (request) => (request.headers.get('cookie') === 'sid=s1' ? 'user-1' : null),
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(input, init)
+        seen.push(request.headers.get('authorization') ?? '')
+        return serviceFetch(request)
+      }) as typeof fetch,
+    })
+    const response = await proxy(
+      new Request(APP + BASE_PATH + FEED, { headers: { cookie: 'sid=s1', authorization: 'ApiKey guessed-key' } }),
+    )
+    expect(response.status).toBe(200)
+    expect(seen).toEqual([`ApiKey ${service.apiKey}`])
+  })
+
+  it('passes only the query parameters of the operation, so no extra parameter reaches the service', async () => {
+    const { call, forwarded } = startProxy()
+    const response = await call('user-1', `${FEED}?limit=2&subscriberId=user-2&page=0&__proto__=x&path=/v1/events/trigger`)
+    expect(response.status).toBe(200)
+    expect(forwarded[0]!.url.pathname).toBe(FEED)
+    expect([...forwarded[0]!.url.searchParams.keys()]).toEqual(['page', 'limit'])
+  })
+
+  it('replays a keyed write instead of applying it twice', async () => {
+    const { call, service } = startProxy()
+    const id = service.state.messages('user-1')[0]!._id
+    const send = () => call('user-1', MARK, json({ messageId: id, markAs: 'read' }, { headers: { 'idempotency-key': 'k-42' } }))
+    const first = await send()
+    const before = digest(service)
+    const second = await send()
+    expect(second.status).toBe(first.status)
+    expect(second.headers.get('idempotency-replay')).toBe('true')
+    expect(digest(service)).toBe(before)
+  })
+
+  it('works for the kit’s own client pointed at the proxy, with Bearer headers', async () => {
+    const { proxy, bearer } = startProxy()
+    const client = createInboxClient({
+      baseUrl: APP + BASE_PATH,
+      getHeaders: async () => ({ authorization: await bearer('user-1') }),
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => proxy(new Request(input, init))) as typeof fetch,
+      retry: false,
+    })
+    const page = await client.getFeed('user-1', { limit: 2 })
+    expect(page.data).toHaveLength(2)
+    const marked = await client.markAs('user-1', { messageId: page.data[0]!._id, markAs: 'read' })
+    expect(marked[0]!.read).toBe(true)
+    const error = await client.getFeed('user-2').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect((error as ApiError).status).toBe(403)
+  })
+})
+
+describe('createInboxProxy: what it refuses', () => {
+  it('answers 401 to a caller that is not signed in, with an expired token or a token of another secret', async () => {
+    const { proxy, call, forwarded } = startProxy()
+    await expectError(await call(null, FEED), 401)
+    await expectError(await call(null, '/v1/events/trigger', json({ name: 'x', to: 'user-1' })), 401)
+    const { createSubscriberToken } = await import('../../src/proxy')
+    const expired = await createSubscriberToken('user-1', SECRET, { expiresIn: 1, now: () => Date.now() - 5_000 })
+    const foreign = await createSubscriberToken('user-1', 'some-other-secret-of-at-least-32-bytes', { expiresIn: 60 })
+    for (const token of [expired, foreign, 'garbage', '']) {
+      await expectError(await proxy(new Request(APP + BASE_PATH + FEED, { headers: { authorization: `Bearer ${token}` } })), 401)
+    }
+    expect(forwarded).toEqual([])
+  })
+
+  it('answers 403 to another subscriber’s id however the path spells it, and the service never hears of it', async () => {
+    const { call, forwarded, service } = startProxy()
+    const before = digest(service)
+    const tricks = [
+      '/v1/subscribers/user-2/notifications/feed',
+      '/v1/subscribers/user-1%2F..%2Fuser-2/notifications/feed',
+      '/v1/subscribers/user-1%2f..%2fuser-2/notifications/feed',
+      '/v1/subscribers/user-1/../user-2/notifications/feed',
+      '/v1/subscribers/user-1/%2e%2e/user-2/notifications/feed',
+      '/v1/subscribers/user-1/%2E%2E/user-2/notifications/feed',
+      '/v1/subscribers/user-1\\..\\user-2/notifications/feed',
+      '/v1/subscribers/%75ser-2/notifications/feed',
+      '/v1/subscribers/%2575ser-1/notifications/feed',
+      '/v1/subscribers/user-1%252F..%252Fuser-2/notifications/feed',
+      '/v1/subscribers/USER-1/notifications/feed',
+      '/v1/subscribers/User-1/notifications/feed',
+      '/v1/subscribers/user-1%00/notifications/feed',
+      '/v1/subscribers/%20user-1/notifications/feed',
+      '/v1/subscribers/user-1%20/notifications/feed',
+      '/v1/subscribers/\uFF55ser-1/notifications/feed',
+      '/v1/subscribers/user-1;user-2/notifications/feed',
+      '/v1/subscribers/user-1,user-2/notifications/feed',
+      '/v1/subscribers/user-1%2Fnotifications%2Ffeed',
+      '/v1/subscribers/user-1/notifications/feed/',
+      '/v1/subscribers/user-1/notifications/feed/..',
+      '/v1/subscribers/user-1/notifications//feed',
+      '//v1/subscribers/user-1/notifications/feed',
+      '/V1/subscribers/user-1/notifications/feed',
+      '/v1/Subscribers/user-1/notifications/feed',
+      '/v1/subscribers/user-1/notifications/FEED',
+      '/v1/subscribers/user-1/notifications/feed%3Fx=1',
+      '/v1/subscribers/user-1/notifications/feed%23',
+      '/v1/subscribers//notifications/feed',
+      '/v1/subscribers/user-2/messages/mark-as',
+      '/v2/subscribers/user-2/preferences',
+      '/v2/subscribers/user-2/subscriptions',
+      '/v2/subscribers/user-1/subscriptions/../../../topics/news/subscriptions',
+      '/v2/subscribers/user-1/preferences/../../user-2/preferences',
+    ]
+    for (const path of tricks) {
+      const method = path.includes('mark-as') ? 'POST' : 'GET'
+      const init = method === 'POST' ? json({ messageId: 'x', markAs: 'read' }) : {}
+      const response = await call('user-1', path, init)
+      expect(response.status, path).toBe(403)
+    }
+    const outside = await (async () => {
+      const { bearer, proxy } = startProxy()
+      const auth = { authorization: await bearer('user-1') }
+      return Promise.all(
+        [`/other${FEED}`, `/api/inboxx${FEED}`, `/API/INBOX${FEED}`, FEED].map((p) => proxy(new Request(APP + p, { headers: auth }))),
+      )
+    })()
+    for (const response of outside) await expectError(response, 403)
+    expect(forwarded).toEqual([])
+    expect(digest(service)).toBe(before)
+  })
+
+  it('answers 403 to every other operation: triggers, integrations, topic lists, other methods', async () => {
+    const { call, forwarded, service } = startProxy()
+    const before = digest(service)
+    const integrationId = service.state.integrations()[0]?._id ?? '0123456789abcdef01234567'
+    const refused: [string, string, RequestInit?][] = [
+      ['POST', '/v1/events/trigger', json({ name: 'test-workflow', to: 'user-2' })],
+      ['POST', '/v1/events/trigger/bulk', json({ events: [{ name: 'test-workflow', to: 'user-2' }] })],
+      ['GET', '/v1/integrations/active'],
+      ['POST', `/v1/integrations/${integrationId}/set-primary`],
+      ['GET', '/v2/topics/news/subscriptions'],
+      ['GET', '/v2/topics/news/subscriptions?subscriberId=user-1'],
+      ['POST', FEED, json({})],
+      ['PUT', PREFS, json({ channels: { email: false } })],
+      ['DELETE', FEED],
+      ['DELETE', SUBS],
+      ['GET', MARK],
+      ['PATCH', MARK, json({ messageId: 'x', markAs: 'read' })],
+      ['POST', SUBS, json({ topicKey: 'news' })],
+      ['HEAD', FEED],
+      ['OPTIONS', FEED],
+      ['GET', '/v1/subscribers/user-1'],
+      ['GET', '/v1/subscribers/user-1/notifications'],
+      ['GET', '/v1/subscribers/user-1/notifications/feed/extra'],
+      ['GET', '/'],
+      ['GET', ''],
+    ]
+    for (const [method, path, init] of refused) {
+      const response = await call('user-1', path, { ...init, method })
+      expect(response.status, `${method} ${path}`).toBe(403)
+      if (method !== 'HEAD') await expectError(response, 403)
+    }
+    expect(forwarded).toEqual([])
+    expect(digest(service)).toBe(before)
+  })
+
+  it('answers 413 to a body over the limit, by its Content-Length or by what it streams', async () => {
+    const { call, forwarded, service } = startProxy({ maxBodyBytes: 1024 })
+    const before = digest(service)
+    const big = { messageId: Array.from({ length: 200 }, (_, i) => `id-${i}`), markAs: 'read' }
+    await expectError(await call('user-1', MARK, json(big)), 413)
+
+    let pulled = 0
+    const chunk = new TextEncoder().encode(' '.repeat(256))
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++
+        if (pulled > 1000) controller.close()
+        else controller.enqueue(chunk)
+      },
+    })
+    const streamed = await call('user-1', MARK, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit)
+    await expectError(streamed, 413)
+    expect(pulled).toBeLessThan(20)
+
+    const lying = await call('user-1', MARK, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': '5000000' },
+      body: JSON.stringify({ messageId: 'x', markAs: 'read' }),
+    })
+    await expectError(lying, 413)
+    expect(forwarded).toEqual([])
+    expect(digest(service)).toBe(before)
+
+    const small = await call('user-1', MARK, json({ messageId: service.state.messages('user-1')[0]!._id, markAs: 'read' }))
+    expect(small.status).toBe(201)
+  })
+})
+
+describe('createInboxProxy: when the service fails', () => {
+  it('passes the service’s own errors through with their status and body', async () => {
+    const { call, service, serviceFetch } = startProxy()
+    const direct = await serviceFetch(`${FEED}?limit=1000`, { headers: { authorization: `ApiKey ${service.apiKey}` } })
+    const viaProxy = await call('user-1', `${FEED}?limit=1000`)
+    expect(viaProxy.status).toBe(422)
+    const [a, b] = [await direct.json(), await viaProxy.json()] as Record<string, unknown>[]
+    expect({ ...b, timestamp: 0 }).toEqual({ ...a, timestamp: 0 })
+
+    expect((await call('ghost', '/v1/subscribers/ghost/notifications/feed')).status).toBe(404)
+    const bad = await call('user-1', MARK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' })
+    expect(bad.status).toBe(400)
+
+    service.faults.add({ path: FEED, status: 503, times: 1 })
+    const unavailable = await call('user-1', FEED)
+    await expectError(unavailable, 503)
+  })
+
+  it('answers 502 with an error body when the connection drops, and 504 when the service is too slow', async () => {
+    const { call, service } = startProxy({ timeout: 50 })
+    service.faults.add({ path: FEED, drop: true, times: 1 })
+    const dropped = await expectError(await call('user-1', FEED), 502)
+    expect(dropped.error).toBe('Bad Gateway')
+
+    service.faults.add({ path: FEED, latency: 500, times: 1 })
+    await expectError(await call('user-1', FEED), 504)
+
+    expect((await call('user-1', FEED)).status).toBe(200)
+  })
+
+  it('answers 502 when the upstream address refuses connections', async () => {
+    const proxy = createInboxProxy({
+      upstreamUrl: 'http://127.0.0.1:1',
+      apiKey: 'k',
+      authenticate: () => 'user-1',
+    })
+    await expectError(await proxy(new Request(APP + FEED)), 502)
+  })
+
+  it('answers 500 without detail when authenticate throws', async () => {
+    const proxy = createInboxProxy({
+      upstreamUrl: 'http://inbox.test',
+      apiKey: 'k',
+      authenticate: () => {
+        throw new Error('session store down: secret detail')
+      },
+    })
+    const body = await expectError(await proxy(new Request(APP + FEED)), 500)
+    expect(JSON.stringify(body)).not.toContain('secret detail')
+  })
+})
+
+describe('createInboxProxy: property', () => {
+  it('forwards nothing but the five operations, for the caller’s own id, with the key and no browser credentials', async () => {
+    const { proxy, forwarded, bearer } = startProxy()
+    const auth = await bearer('user-1')
+    const segment = fc.oneof(
+      fc.constantFrom('v1', 'v2', 'V1', 'subscribers', 'notifications', 'feed', 'messages', 'mark-as', 'preferences'),
+      fc.constantFrom('subscriptions', 'topics', 'events', 'trigger', 'integrations', 'active', 'set-primary'),
+      fc.constantFrom('user-1', 'user-2', 'USER-1', '%75ser-1', '%2575ser-1', 'user-1%2F..', '..', '.', '', '%2e%2e', 'user-1%00'),
+      fc.string({ maxLength: 8 }).map(encodeURIComponent),
+    )
+    const path = fc.oneof(
+      fc.array(segment, { minLength: 0, maxLength: 7 }).map((s) => '/' + s.join('/')),
+      fc.constantFrom(FEED, MARK, PREFS, SUBS),
+    )
+    const method = fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS')
+    const query = fc.option(fc.webQueryParameters(), { nil: '' })
+    const allowed = new Set([
+      `GET ${FEED}`,
+      `POST ${MARK}`,
+      `GET ${PREFS}`,
+      `PATCH ${PREFS}`,
+      `GET ${SUBS}`,
+    ])
+    let tried = 0
+    let reached = 0
+    await fc.assert(
+      fc.asyncProperty(method, path, query, async (m, p, q) => {
+        tried++
+        forwarded.length = 0
+        let url: URL
+        try {
+          url = new URL(APP + BASE_PATH + p + (q ? `?${q}` : ''))
+        } catch {
+          return
+        }
+        const init: RequestInit = { method: m, headers: { authorization: auth, cookie: 'sid=1' } }
+        if (m === 'POST' || m === 'PATCH' || m === 'PUT') init.body = '{}'
+        const response = await proxy(new Request(url, init))
+        expect(response.status).not.toBe(500)
+        for (const f of forwarded) {
+          expect(allowed.has(`${f.method} ${f.url.pathname}`)).toBe(true)
+          expect(f.headers.get('authorization')).toMatch(/^ApiKey /)
+          expect(f.headers.get('cookie')).toBeNull()
+        }
+        reached += forwarded.length
+        if (forwarded.length === 0) expect([401, 403]).toContain(response.status)
+      }),
+      { numRuns: 400 },
+    )
+    expect(tried).toBe(400)
+    expect(reached).toBeGreaterThan(20)
+  })
+})
