@@ -1,0 +1,27 @@
+import { createRoot } from 'react-dom/client'
+import { InboxProvider, useCounts, useFeed, useMarkAll, useMarkAs } from '../../src'
+
+// The headless layer alone: the kit's data and state, with the app's own markup.
+function Feed() {
+  const counts = useCounts()
+  const feed = useFeed()
+  const { markAs } = useMarkAs()
+  const { markAll } = useMarkAll('read')
+  return (
+    <section>
+      <button onClick={() => void markAll()}>{counts.unread} unread</button>
+      {feed.items.map((item) => (
+        <p key={item._id} onClick={() => void markAs({ ids: [item._id], markAs: 'read' })}>
+          {item.content}
+        </p>
+      ))}
+      {feed.hasMore && <button onClick={() => void feed.fetchNextPage()}>More</button>}
+    </section>
+  )
+}
+
+createRoot(document.getElementById('root')!).render(
+  <InboxProvider subscriberId="demo-user" baseUrl="/api" apiKey="key">
+    <Feed />
+  </InboxProvider>,
+)

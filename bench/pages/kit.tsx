@@ -1,0 +1,16 @@
+import { createRoot } from 'react-dom/client'
+import { Inbox } from '../../src'
+
+// The bench drives this page through its query string: which subscriber, key and poll interval, open or not.
+const params = new URLSearchParams(location.search)
+
+createRoot(document.getElementById('root')!).render(
+  <Inbox
+    subscriberId={params.get('subscriber') ?? 'demo-user'}
+    baseUrl={`${location.origin}/api`}
+    apiKey={params.get('key') ?? ''}
+    pollInterval={Number(params.get('poll') ?? 30_000)}
+    defaultOpen={params.has('open')}
+    countKind={params.get('count') === 'unread' ? 'unread' : 'unseen'}
+  />,
+)

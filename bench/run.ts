@@ -1,0 +1,168 @@
+/**
+ * `npm run bench`: bundle cost, mount, long feed, optimistic latency and requests for inbox-kit and the
+ * peers, plus the reference service's own figures. Prints a table, writes bench/results/latest.json.
+ * Flags: `--only size,browser,service` runs a subset; `--readme` rewrites the README's benchmark table.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { launchBrowser, CHROMIUM_PATH } from '../test/support/browser'
+import { peerMount } from './browser'
+import { measureBundle, type BundleCost } from './bundle'
+import { kitBrowser, type KitBrowserResults } from './kit'
+import { ensurePeers, PEERS, PEERS_DIR } from './peers'
+import { renderReadme, renderTable } from './table'
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+const ROOT = here('..')
+
+/** Either the figure or why there is none. */
+export type Outcome<T> = T | { error: string }
+
+/** One kit's column. */
+export interface KitResult {
+  package: string
+  version: string
+  bundle: Outcome<BundleCost>
+  hooksBundle?: Outcome<BundleCost>
+  mount?: Outcome<{ bellCount?: number; feedFirstPage?: number; bellRendered?: number; note?: string }>
+  longFeed?: Outcome<KitBrowserResults['longFeed']>
+  optimistic?: Outcome<KitBrowserResults['optimistic']>
+  requests?: Outcome<KitBrowserResults['requests']>
+}
+
+/** Everything one run measured; the shape of bench/results/latest.json. */
+export interface BenchResults {
+  date: string
+  command: string
+  machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; chromium: string }
+  bundler: string
+  kits: Record<string, KitResult>
+  service: Outcome<unknown>
+  notes: string[]
+}
+
+const args = process.argv.slice(2)
+const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'size,browser,service').split(','))
+
+const attempt = async <T>(what: string, run: () => Promise<T>): Promise<Outcome<T>> => {
+  const started = Date.now()
+  try {
+    const value = await run()
+    console.error(`  ${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    return value
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error)
+    const message = text.replace(/\s+/g, ' ').trim().slice(0, 300)
+    console.error(`  ${what}: FAILED ${message}`)
+    return { error: message }
+  }
+}
+
+const version = (pkg: string, dir: string) => {
+  try {
+    return (JSON.parse(readFileSync(`${dir}/node_modules/${pkg}/package.json`, 'utf8')) as { version: string }).version
+  } catch {
+    return '?'
+  }
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return 'unknown'
+  }
+}
+
+async function main(): Promise<void> {
+  ensurePeers()
+  const previous = existsSync(here('./results/latest.json'))
+    ? (JSON.parse(readFileSync(here('./results/latest.json'), 'utf8')) as BenchResults)
+    : undefined
+  const kitVersion = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }).version
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    command: 'npm run bench',
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      os: `${process.platform} ${process.arch}`,
+      node: process.version,
+      chromium: chromiumVersion(),
+    },
+    bundler: `vite ${version('vite', ROOT)} (production, minified; react, react-dom, react/jsx-runtime external)`,
+    kits: {
+      'inbox-kit': { package: 'inbox-kit', version: kitVersion, bundle: { error: 'not run' } },
+      ...Object.fromEntries(
+        PEERS.map((p) => [p.id, { package: p.name, version: version(p.name, PEERS_DIR), bundle: { error: 'not run' } }]),
+      ),
+    },
+    service: { error: 'not run' },
+    notes: [],
+  }
+  const kit = results.kits['inbox-kit']!
+
+  if (only.has('size')) {
+    console.error('Bundle cost')
+    kit.bundle = await attempt('inbox-kit <Inbox/>', () => measureBundle(here('./apps/inbox.tsx')))
+    kit.hooksBundle = await attempt('inbox-kit hooks', () => measureBundle(here('./apps/hooks.tsx')))
+    for (const peer of PEERS) results.kits[peer.id]!.bundle = await attempt(peer.name, () => measureBundle(peer.entry))
+  } else if (previous) for (const [id, k] of Object.entries(previous.kits)) Object.assign(results.kits[id]!, { bundle: k.bundle, hooksBundle: k.hooksBundle })
+
+  if (only.has('browser')) {
+    console.error('Browser (Chromium, production builds on loopback)')
+    const browser = await launchBrowser()
+    try {
+      const own = await attempt('inbox-kit scenarios', () => kitBrowser(browser))
+      for (const key of ['mount', 'longFeed', 'optimistic', 'requests'] as const)
+        (kit as unknown as Record<string, unknown>)[key] = 'error' in own ? own : own[key]
+      for (const peer of PEERS) {
+        const mount = await attempt(`${peer.name} bell`, () => peerMount(browser, peer.entry, peer.bell))
+        results.kits[peer.id]!.mount =
+          'error' in mount ? mount : { ...mount, note: 'bell first render only: its cloud is unreachable here' }
+      }
+    } finally {
+      await browser.close()
+    }
+  }
+
+  if (only.has('service')) {
+    console.error('Reference service')
+    results.service = await attempt('bench/service.ts', async () => runServiceBench())
+  }
+
+  results.notes.push(
+    'Peers cannot reach their clouds from this machine: for them only the bundle and the first render of the bell are measured.',
+    'Mount times run from a mark placed before the app script loads to the state named, median of fresh page loads.',
+  )
+  mkdirSync(here('./results'), { recursive: true })
+  writeFileSync(here('./results/latest.json'), JSON.stringify(results, null, 2) + '\n')
+  const table = renderTable(results)
+  console.log(table)
+  console.log(`\nWritten to bench/results/latest.json`)
+  if (args.includes('--readme')) {
+    const readme = `${ROOT}/README.md`
+    writeFileSync(readme, renderReadme(readFileSync(readme, 'utf8'), results))
+    console.log('README.md benchmark section updated')
+  }
+}
+
+/** Runs the reference service's own benchmark (bench/service.ts) in a child process and keeps its JSON. */
+function runServiceBench(): unknown {
+  const script = here('./service.ts')
+  if (!existsSync(script)) throw new Error('bench/service.ts is missing')
+  const out = spawnSync(process.execPath, ['--import', 'tsx', script, '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 2 ** 20,
+  })
+  if (out.status !== 0) throw new Error(`bench/service.ts exited ${out.status}`)
+  const json = out.stdout.slice(out.stdout.indexOf('{'))
+  return JSON.parse(json)
+}
+
+await main()

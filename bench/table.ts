@@ -1,0 +1,107 @@
+import type { BundleCost } from './bundle'
+import type { BenchResults, KitResult, Outcome } from './run'
+
+const START = '<!-- bench:start (written by `npm run bench -- --readme`) -->'
+const END = '<!-- bench:end -->'
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+const ms = (n: number | undefined) => (n === undefined ? '–' : `${Math.round(n)} ms`)
+const ok = <T,>(o: Outcome<T> | undefined): T | undefined =>
+  o && typeof o === 'object' && 'error' in (o as object) ? undefined : (o as T | undefined)
+const failed = (o: Outcome<unknown> | undefined) =>
+  o && typeof o === 'object' && 'error' in (o as object) ? `failed: ${(o as { error: string }).error}` : undefined
+
+type Row = [label: string, cell: (k: KitResult) => string]
+
+const size = (pick: (b: BundleCost) => number, of: (k: KitResult) => Outcome<BundleCost> | undefined) => (k: KitResult) => {
+  const b = ok(of(k))
+  return b ? kb(pick(b)) : (failed(of(k)) ?? '–')
+}
+
+const ROWS: Row[] = [
+  ['Full inbox, min (JS + CSS)', size((b) => b.min, (k) => k.bundle)],
+  ['**Full inbox, gzip (JS + CSS)**', size((b) => b.gzip, (k) => k.bundle)],
+  ['… of which CSS, gzip', size((b) => b.css.gzip, (k) => k.bundle)],
+  ['Lazy chunks, gzip (not in the above)', size((b) => b.lazy.gzip, (k) => k.bundle)],
+  ['Headless hooks alone, gzip', size((b) => b.gzip, (k) => k.hooksBundle)],
+  [
+    'Mount: bell showing its count',
+    (k) => {
+      const m = ok(k.mount)
+      if (!m) return failed(k.mount) ?? '–'
+      return m.bellCount !== undefined ? ms(m.bellCount) : `(bell drawn, no count: ${ms(m.bellRendered)})`
+    },
+  ],
+  ['Mount: open feed showing page 1', (k) => ms(ok(k.mount)?.feedFirstPage)],
+  ['Long feed (10,000): rows in the DOM', (k) => String(ok(k.longFeed)?.renderedRows ?? '–')],
+  ['Long feed: DOM elements', (k) => String(ok(k.longFeed)?.domNodes ?? '–')],
+  [
+    'Long feed: frame time median / p95',
+    (k) => {
+      const f = ok(k.longFeed)?.frameMs
+      return f ? `${f.median} / ${f.p95} ms` : '–'
+    },
+  ],
+  ['Mark as read → item changes (300 ms latency)', (k) => ms(ok(k.optimistic)?.itemMs.median)],
+  ['Mark as read → badge changes (300 ms latency)', (k) => ms(ok(k.optimistic)?.badgeMs.median)],
+  ['Requests: mount', (k) => String(ok(k.requests)?.mount ?? '–')],
+  ['Requests: open', (k) => String(ok(k.requests)?.open ?? '–')],
+  ['Requests: mark one', (k) => String(ok(k.requests)?.markOne ?? '–')],
+  ['Requests: mark all (250)', (k) => String(ok(k.requests)?.markAll250 ?? '–')],
+  ['Requests: one poll, nothing new (closed / open)', (k) => {
+    const r = ok(k.requests)
+    return r ? `${r.pollNothingNew} / ${r.pollNothingNewOpen}` : '–'
+  }],
+]
+
+/** The side-by-side table, in Markdown (it reads as plain text too). */
+export function renderTable(results: BenchResults): string {
+  const kits = Object.values(results.kits)
+  const head = ['', ...kits.map((k) => `${k.package} ${k.version}`)]
+  const lines = [
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...ROWS.map(([label, cell]) => `| ${[label, ...kits.map(cell)].join(' | ')} |`),
+  ]
+  return [lines.join('\n'), '', renderService(results.service)].join('\n')
+}
+
+/** The reference service's own figures, whatever shape bench/service.ts reports them in. */
+function renderService(service: Outcome<unknown>): string {
+  const error = failed(service)
+  if (error) return `Reference service: ${error}`
+  const rows: string[] = []
+  const walk = (value: unknown, path: string[]) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const entries = Object.entries(value as Record<string, unknown>)
+      if (entries.length > 0 && entries.every(([, v]) => typeof v === 'number' || typeof v === 'string'))
+        rows.push(`| ${path.join(' › ') || '–'} | ${entries.map(([k, v]) => `${k} ${v}`).join(', ')} |`)
+      else for (const [k, v] of entries) walk(v, [...path, k])
+    } else if (typeof value === 'number' || typeof value === 'string') rows.push(`| ${path.join(' › ')} | ${value} |`)
+  }
+  walk(service, [])
+  return ['| Reference service (bench/service.ts) | |', '| --- | --- |', ...rows].join('\n')
+}
+
+/** The README's generated part: run line, machine and the table. */
+export function renderSection(results: BenchResults): string {
+  const m = results.machine
+  return [
+    START,
+    `Measured ${results.date.slice(0, 10)} with \`${results.command}\` on ${m.cpus} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}, ${m.chromium}. Bundler: ${results.bundler}. kB = 1,000 bytes.`,
+    '',
+    renderTable(results),
+    '',
+    ...results.notes.map((n) => `- ${n}`),
+    END,
+  ].join('\n')
+}
+
+/** Replaces the generated part of the README (or appends a Benchmarks section holding it). */
+export function renderReadme(readme: string, results: BenchResults): string {
+  const section = renderSection(results)
+  const start = readme.indexOf(START)
+  const end = readme.indexOf(END)
+  if (start >= 0 && end > start) return readme.slice(0, start) + section + readme.slice(end + END.length)
+  return `${readme.trimEnd()}\n\n## Benchmarks\n\n${section}\n`
+}
