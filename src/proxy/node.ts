@@ -9,18 +9,25 @@ export interface NodeRequest extends IncomingMessage {
   body?: unknown
 }
 
+/** What `toNodeHandler` passes as the handler's second argument. */
+export interface NodeContext {
+  req: NodeRequest
+  res: ServerResponse
+}
+
 /**
  * Adapts a fetch-standard handler (such as the one from `createInboxProxy`) to Node's
  * `(req, res)` signature, for `http.createServer` and Express alike.
  *
  * Mount it before any body parser; if one ran first, the parsed body is sent on as JSON.
  * With Express, the full URL (`req.originalUrl`) is used, so the proxy's `basePath` is the mount path.
+ * The handler gets `{ req, res }` as its second argument, so `authenticate` can read `req.session`.
  *
  * @example
  * app.use('/api/inbox', toNodeHandler(createInboxProxy({ ..., basePath: '/api/inbox' })))
  */
 export function toNodeHandler(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request, context: NodeContext) => Promise<Response>,
 ): (req: NodeRequest, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   return async (req, res) => {
     const controller = new AbortController()
@@ -29,7 +36,7 @@ export function toNodeHandler(
       if (!res.writableFinished) controller.abort()
     })
     try {
-      const response = await handler(toRequest(req, controller.signal))
+      const response = await handler(toRequest(req, controller.signal), { req, res })
       res.statusCode = response.status
       response.headers.forEach((value, name) => res.setHeader(name, value))
       if (!response.body) {

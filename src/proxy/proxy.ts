@@ -1,14 +1,15 @@
-/** Options of {@link createInboxProxy}. */
-export interface InboxProxyOptions {
+/** Options of {@link createInboxProxy}; `C` is what the host passes beside the request (see `toNodeHandler`). */
+export interface InboxProxyOptions<C = unknown> {
   /** The service's base address, e.g. `https://api.example.com`. */
   upstreamUrl: string
   /** The secret API key; it is added here and never reaches the browser. */
   apiKey: string
   /**
    * Who is asking: the subscriberId of the signed-in user, or null (→ 401). Read your own session
-   * cookie here, or use `bearerTokenAuth(secret)` for tokens from `createSubscriberToken`.
+   * cookie here, or use `bearerTokenAuth(secret)` for tokens from `createSubscriberToken`. `context` is the
+   * handler's second argument: `{ req, res }` under `toNodeHandler` (for `req.session`), Next.js's route context.
    */
-  authenticate: (request: Request) => string | null | undefined | Promise<string | null | undefined>
+  authenticate: (request: Request, context: C | undefined) => string | null | undefined | Promise<string | null | undefined>
   /** Largest request body accepted, in bytes (→ 413). @default 65536 */
   maxBodyBytes?: number
   /** Path the proxy is mounted under, e.g. `/api/inbox`; the part after it is the API path. @default '' */
@@ -140,7 +141,9 @@ function match(method: string, apiPath: string, subscriberId: string): Match {
  *   authenticate: async (request) => (await getSession(request))?.userId ?? null,
  * })
  */
-export function createInboxProxy(options: InboxProxyOptions): (request: Request) => Promise<Response> {
+export function createInboxProxy<C = unknown>(
+  options: InboxProxyOptions<C>,
+): (request: Request, context?: C) => Promise<Response> {
   if (!options.apiKey) throw new TypeError('createInboxProxy needs the service API key.')
   const upstream = new URL(options.upstreamUrl)
   const upstreamBase = upstream.origin + upstream.pathname.replace(/\/+$/, '')
@@ -148,13 +151,13 @@ export function createInboxProxy(options: InboxProxyOptions): (request: Request)
   const maxBodyBytes = options.maxBodyBytes ?? 65_536
   const timeout = options.timeout ?? 30_000
 
-  return async function inboxProxy(request: Request): Promise<Response> {
+  return async function inboxProxy(request: Request, context?: C): Promise<Response> {
     const url = new URL(request.url)
     const path = url.pathname
 
     let subscriberId: string | null | undefined
     try {
-      subscriberId = await options.authenticate(request)
+      subscriberId = await options.authenticate(request, context)
     } catch {
       return errorResponse(500, path, 'Could not check who is signed in.')
     }
