@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { dirname } from 'node:path'
 import react from '@vitejs/plugin-react'
-import { build, type Rollup } from 'vite'
+import { build, type InlineConfig, type Rollup } from 'vite'
 
 /** What a tiny app costs the page that loads it, React itself excluded. */
 export interface BundleCost {
@@ -28,6 +28,18 @@ const size = (): Size => ({ min: 0, gzip: 0 })
 const gz = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length
 const bytes = (text: string | Uint8Array) => (typeof text === 'string' ? Buffer.byteLength(text) : text.length)
 
+/** What every bench build shares: no project config, the React plugin, production mode. */
+export function buildBase(entry: string): InlineConfig {
+  return {
+    configFile: false,
+    logLevel: 'silent',
+    root: dirname(entry),
+    plugins: [react()],
+    // Vite leaves process.env alone in library mode; the peers' dev-only branches must drop out.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  }
+}
+
 /**
  * Builds `entry` (a module that renders an app) with Vite as a production ES bundle, in memory,
  * and measures its JS and CSS. Every kit goes through this same function so the bundler and its
@@ -35,12 +47,7 @@ const bytes = (text: string | Uint8Array) => (typeof text === 'string' ? Buffer.
  */
 export async function measureBundle(entry: string): Promise<BundleCost> {
   const result = await build({
-    configFile: false,
-    logLevel: 'silent',
-    root: dirname(entry),
-    plugins: [react()],
-    // Vite leaves process.env alone in library mode; an app build would replace it.
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    ...buildBase(entry),
     build: {
       write: false,
       minify: true,

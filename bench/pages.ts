@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
-import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, extname, join, normalize } from 'node:path'
-import react from '@vitejs/plugin-react'
+import { extname, join, normalize } from 'node:path'
 import { build, type Rollup } from 'vite'
+import { buildBase } from './bundle'
 import { toNodeHandler } from '../src/proxy/node'
 
 /**
@@ -15,11 +14,7 @@ import { toNodeHandler } from '../src/proxy/node'
 export async function buildPage(entry: string): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'inbox-bench-'))
   const result = await build({
-    configFile: false,
-    logLevel: 'silent',
-    root: dirname(entry),
-    plugins: [react()],
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    ...buildBase(entry),
     build: {
       outDir,
       emptyOutDir: true,
