@@ -1,4 +1,4 @@
-import type { Service } from '../../server'
+import type { Service, WorkflowRecord } from '../../server'
 import type { JsonObject } from '../../src/api/types'
 import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
 
@@ -44,6 +44,8 @@ export interface Directory {
   subscribers: DirectorySubscriber[]
   workflows: DirectoryWorkflow[]
   topics: { key: string; name: string }[]
+  /** Display names of environments by id. */
+  environments: Record<string, string>
 }
 
 /** What `POST /demo-auth/session` answers. */
@@ -59,6 +61,8 @@ export interface DemoBackendOptions {
   secret: string
   /** Token lifetime in seconds; the page fetches a new one before it runs out. @default 600 */
   expiresIn?: number
+  /** Display names of environments by id, for the integrations panel. */
+  environments?: Record<string, string>
 }
 
 function json(body: unknown, status = 200): Response {
@@ -80,7 +84,16 @@ function samplePayload(templates: string[]): JsonObject {
   return payload
 }
 
-function directory(service: Service): Directory {
+/** A payload for a workflow: the one of its latest message in the fixture, else one built from its templates. */
+function payloadFor(service: Service, workflow: WorkflowRecord): JsonObject {
+  for (const subscriber of service.state.subscribers()) {
+    const message = service.state.messages(subscriber.subscriberId).find((m) => m.templateIdentifier === workflow.identifier)
+    if (message) return message.payload
+  }
+  return samplePayload(workflow.steps.flatMap((s) => [s.subject ?? '', s.content ?? '', s.cta?.url ?? '', s.avatar ?? '']))
+}
+
+function directory(service: Service, environments: Record<string, string>): Directory {
   const { state } = service
   return {
     subscribers: state.subscribers().map((s) => ({
@@ -96,12 +109,25 @@ function directory(service: Service): Directory {
       critical: w.critical,
       active: w.active,
       channels: [...new Set(w.steps.filter((s) => s.channel !== 'delay').map((s) => s.channel))],
-      samplePayload: samplePayload(
-        w.steps.flatMap((s) => [s.subject ?? '', s.content ?? '', s.cta?.url ?? '', s.avatar ?? '']),
-      ),
+      samplePayload: payloadFor(service, w),
     })),
     topics: state.topics().map((t) => ({ key: t.key, name: t.name ?? t.key })),
+    environments,
   }
+}
+
+/** Provider secrets stay in the back office too: the page only needs to know that they are set. */
+function redactCredentials(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactCredentials)
+  if (!value || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === 'credentials' && inner && typeof inner === 'object'
+        ? Object.fromEntries(Object.entries(inner).map(([k, v]) => [k, typeof v === 'string' ? '••••••' : v]))
+        : redactCredentials(inner),
+    ]),
+  )
 }
 
 async function forward(request: Request, path: string, upstreamFetch: typeof fetch, apiKey: string): Promise<Response> {
@@ -112,7 +138,11 @@ async function forward(request: Request, path: string, upstreamFetch: typeof fet
     if (value) headers.set(name, value)
   }
   const body = request.method === 'GET' ? undefined : await request.arrayBuffer()
-  return upstreamFetch(UPSTREAM + path + url.search, { method: request.method, headers, body })
+  const response = await upstreamFetch(UPSTREAM + path + url.search, { method: request.method, headers, body })
+  if (!path.startsWith('/v1/integrations') || !response.ok) return response
+  const answer = new Response(JSON.stringify(redactCredentials(await response.json())), response)
+  answer.headers.delete('content-length')
+  return answer
 }
 
 /**
@@ -120,7 +150,7 @@ async function forward(request: Request, path: string, upstreamFetch: typeof fet
  * subscriber-scoped proxy, and a small admin backend. The API key is used here only and never sent to the page.
  */
 export function createDemoBackend(options: DemoBackendOptions): (request: Request) => Promise<Response> {
-  const { service, secret, expiresIn = 600 } = options
+  const { service, secret, expiresIn = 600, environments = {} } = options
   const upstreamFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     service.fetch(new Request(input, init))) as typeof fetch
   const proxy = createInboxProxy({
@@ -148,7 +178,7 @@ export function createDemoBackend(options: DemoBackendOptions): (request: Reques
 
     if (path.startsWith(INBOX_PATH + '/')) return proxy(request)
 
-    if (path === `${ADMIN_PATH}/directory`) return json(directory(service))
+    if (path === `${ADMIN_PATH}/directory`) return json(directory(service, environments))
 
     const inner = path.startsWith(ADMIN_PATH + '/') ? path.slice(ADMIN_PATH.length) : null
     if (inner && ADMIN_ROUTES.some(([method, pattern]) => method === request.method && pattern.test(inner))) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Plugin } from 'vite'
-import { createService } from '../../server'
-import type { ServiceOptions } from '../../server'
+import { createService, demoFixture } from '../../server'
+import type { Fixture, ServiceOptions } from '../../server'
 import { ADMIN_PATH, INBOX_PATH, SESSION_PATH, createDemoBackend } from './backend'
 import { toNodeHandler } from '../../src/proxy'
 
@@ -16,7 +16,12 @@ export function inboxDemoService(options: ServiceOptions = {}): Plugin {
     name: 'inbox-kit-demo-service',
     configureServer(server) {
       const service = createService(options)
-      const handle = toNodeHandler(createDemoBackend({ service, secret: randomBytes(32).toString('hex') }))
+      const fixture = (options.fixture ?? demoFixture) as Fixture
+      const environments = Object.fromEntries(
+        fixture.apiKeys.map((k) => [k.environmentId, k.environmentName ?? k.environmentId]),
+      )
+      const secret = randomBytes(32).toString('hex')
+      const handle = toNodeHandler(createDemoBackend({ service, secret, environments }))
       server.middlewares.use((req, res, next) => {
         const path = (req.url ?? '').split('?')[0] ?? ''
         if (!OWN_PATHS.some((own) => path === own || path.startsWith(own))) return next()

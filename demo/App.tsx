@@ -1,0 +1,116 @@
+import { QueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
+import { Inbox } from '../src/components/Inbox/Inbox'
+import { InboxProvider } from '../src/provider/InboxProvider'
+import type { Directory } from './server/backend'
+import { AdminScope } from './AdminScope'
+import { DEMO_LOCALES } from './locales'
+import { IntegrationsPanel } from './panels/IntegrationsPanel'
+import { SendPanel } from './panels/SendPanel'
+import { SubscriberSwitcher } from './panels/SubscriberSwitcher'
+import { TopicsPanel } from './panels/TopicsPanel'
+import { fetchDirectory, signIn } from './session'
+import { useDemoSettings } from './settings'
+
+function Logo() {
+  return (
+    <a className="demo-logo" href="/" aria-label="Relay home">
+      <svg width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
+        <rect width="28" height="28" rx="8" fill="currentColor" />
+        <path d="M8 18.5 14 8l6 10.5h-4.2L14 15.2l-1.8 3.3z" fill="var(--demo-logo-mark)" />
+      </svg>
+      <span>Relay</span>
+    </a>
+  )
+}
+
+/** The demo: a small product whose header holds the inbox and whose pages exercise the rest of the API. */
+export function App() {
+  const [settings, update] = useDemoSettings()
+  const { subscriberId, theme, locale } = settings
+  const [directory, setDirectory] = useState<Directory | null>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  // One cache for the inbox and the admin panels, so that a trigger refreshes the inbox at once.
+  const queryClient = useMemo(() => new QueryClient(), [])
+  const auth = useMemo(() => signIn(subscriberId), [subscriberId])
+
+  useEffect(() => {
+    fetchDirectory().then(setDirectory, (error: Error) => setLoadError(error.message))
+  }, [])
+
+  const me = directory?.subscribers.find((s) => s.subscriberId === subscriberId)
+
+  return (
+    <InboxProvider
+      key={subscriberId}
+      subscriberId={subscriberId}
+      baseUrl="/api/inbox"
+      getHeaders={auth.getHeaders}
+      queryClient={queryClient}
+      theme={theme}
+      locale={locale}
+      pollInterval={15_000}
+    >
+      <div className="demo-shell">
+        <header className="demo-header">
+          <Logo />
+          <nav className="demo-nav" aria-label="Main">
+            <a href="#send" aria-current="page">
+              Notifications
+            </a>
+            <a href="#integrations">Integrations</a>
+            <a href="#topics">Topics</a>
+          </nav>
+          <div className="demo-header-tools">
+            <label className="demo-select">
+              <span className="demo-visually-hidden">Language</span>
+              <select value={locale} onChange={(e) => update({ locale: e.target.value as typeof locale })}>
+                {DEMO_LOCALES.map((l) => (
+                  <option key={l.code} value={l.code}>
+                    {l.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              className="demo-icon-button"
+              aria-pressed={theme === 'dark'}
+              onClick={() => update({ theme: theme === 'dark' ? 'light' : 'dark' })}
+            >
+              <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
+              <span className="demo-visually-hidden">Dark theme</span>
+            </button>
+            <Inbox />
+            <SubscriberSwitcher
+              subscribers={directory?.subscribers ?? []}
+              current={subscriberId}
+              onChange={(id) => update({ subscriberId: id })}
+            />
+          </div>
+        </header>
+        <main className="demo-main">
+          <div className="demo-intro">
+            <h1>Notification console</h1>
+            <p>
+              Signed in as <strong>{me?.name ?? subscriberId}</strong>. Send a notification to yourself and watch
+              the bell; the page holds only a token for you, never the API key.
+            </p>
+          </div>
+          {loadError && (
+            <p role="alert" className="demo-error">
+              Could not load the demo data: {loadError}
+            </p>
+          )}
+          <div className="demo-grid">
+            <AdminScope>
+              <SendPanel directory={directory} subscriberId={subscriberId} />
+              <IntegrationsPanel environments={directory?.environments} />
+            </AdminScope>
+            <TopicsPanel directory={directory} />
+          </div>
+        </main>
+      </div>
+    </InboxProvider>
+  )
+}

@@ -1,0 +1,238 @@
+import { useEffect, useId, useMemo, useState } from 'react'
+import type { FormEvent } from 'react'
+import type { JsonObject, Recipient, TriggerBody, TriggerResult } from '../../src/api/types'
+import { useBulkTrigger } from '../../src/hooks/useBulkTrigger'
+import { useTrigger } from '../../src/hooks/useTrigger'
+import type { Directory } from '../server/backend'
+import { Badge, Panel, errorText } from './Panel'
+
+type Audience = 'me' | 'several' | 'topic'
+
+interface SentBatch {
+  id: number
+  workflow: string
+  to: string
+  results: TriggerResult[]
+}
+
+const MAX_BULK = 100
+
+/** Parses the payload editor's text: a JSON object, or the reason it is not one. */
+export function parsePayload(text: string): { payload: JsonObject } | { error: string } {
+  if (!text.trim()) return { payload: {} }
+  try {
+    const value: unknown = JSON.parse(text)
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'The payload must be a JSON object.' }
+    return { payload: value as JsonObject }
+  } catch (error) {
+    return { error: `Not valid JSON: ${(error as Error).message}` }
+  }
+}
+
+function statusTone(result: TriggerResult): 'ok' | 'warn' | 'error' {
+  if (result.status === 'processed') return 'ok'
+  return result.status === 'error' ? 'error' : 'warn'
+}
+
+/** Results of a bulk, one per status with how many had it. */
+function tally(results: TriggerResult[]): [TriggerResult, number][] {
+  const byStatus = new Map<string, [TriggerResult, number]>()
+  for (const r of results) {
+    const entry = byStatus.get(r.status)
+    byStatus.set(r.status, entry ? [entry[0], entry[1] + 1] : [r, 1])
+  }
+  return [...byStatus.values()]
+}
+
+/** Sends a workflow to the signed-in subscriber, several subscribers, or a topic; once or as a bulk of N. */
+export function SendPanel({ directory, subscriberId }: { directory: Directory | null; subscriberId: string }) {
+  const ids = useId()
+  const workflows = directory?.workflows ?? []
+  const [workflowId, setWorkflowId] = useState('')
+  const [audience, setAudience] = useState<Audience>('me')
+  const [several, setSeveral] = useState<string[]>([])
+  const [topicKey, setTopicKey] = useState('')
+  const [payloadText, setPayloadText] = useState('{}')
+  const [count, setCount] = useState(1)
+  const [batches, setBatches] = useState<SentBatch[]>([])
+  const [sendError, setSendError] = useState<string | null>(null)
+  const { trigger, isPending: triggering } = useTrigger()
+  const { bulkTrigger, isPending: bulkTriggering } = useBulkTrigger()
+
+  const workflow = workflows.find((w) => w.identifier === workflowId)
+  useEffect(() => {
+    if (!workflowId && workflows[0]) setWorkflowId(workflows.find((w) => w.active)?.identifier ?? workflows[0].identifier)
+  }, [workflows, workflowId])
+  useEffect(() => {
+    if (workflow) setPayloadText(JSON.stringify(workflow.samplePayload, null, 2))
+  }, [workflow])
+  useEffect(() => {
+    if (!topicKey && directory?.topics[0]) setTopicKey(directory.topics[0].key)
+  }, [directory, topicKey])
+
+  const parsed = useMemo(() => parsePayload(payloadText), [payloadText])
+  const payloadError = 'error' in parsed ? parsed.error : null
+  const recipients: Recipient[] =
+    audience === 'me' ? [subscriberId] : audience === 'several' ? several : topicKey ? [{ type: 'Topic', topicKey }] : []
+  const countValid = Number.isInteger(count) && count >= 1 && count <= MAX_BULK
+  const pending = triggering || bulkTriggering
+  const canSend = !!workflow && !payloadError && recipients.length > 0 && countValid && !pending
+
+  async function send(event: FormEvent) {
+    event.preventDefault()
+    if (!canSend || 'error' in parsed) return
+    setSendError(null)
+    const body: TriggerBody = { name: workflow.identifier, to: recipients, payload: parsed.payload }
+    try {
+      const results = count === 1 ? [await trigger(body)] : await bulkTrigger({ events: Array.from({ length: count }, () => body) })
+      const to = audience === 'me' ? 'you' : audience === 'topic' ? `topic ${topicKey}` : `${several.length} subscribers`
+      setBatches((b) => [{ id: Date.now(), workflow: workflow.name, to, results }, ...b].slice(0, 5))
+    } catch (error) {
+      setSendError(errorText(error))
+    }
+  }
+
+  return (
+    <Panel id="send" title="Send a notification" description="Triggers a workflow the way your backend would.">
+      <form className="demo-form" onSubmit={send} noValidate>
+        <label className="demo-field">
+          <span>Workflow</span>
+          <select value={workflowId} onChange={(e) => setWorkflowId(e.target.value)}>
+            {workflows.map((w) => (
+              <option key={w.identifier} value={w.identifier}>
+                {w.name}
+                {w.critical ? ' (critical)' : ''}
+                {w.active ? '' : ' (inactive)'}
+              </option>
+            ))}
+          </select>
+          {workflow && <small className="demo-hint">{workflow.description || workflow.channels.join(', ')}</small>}
+        </label>
+
+        <fieldset className="demo-field">
+          <legend>Recipients</legend>
+          <div className="demo-segmented">
+            {(
+              [
+                ['me', 'Me'],
+                ['several', 'Several subscribers'],
+                ['topic', 'A topic'],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value}>
+                <input
+                  type="radio"
+                  name={`${ids}-audience`}
+                  value={value}
+                  checked={audience === value}
+                  onChange={() => setAudience(value)}
+                />
+                <span>{label}</span>
+              </label>
+            ))}
+          </div>
+          {audience === 'several' && (
+            <div className="demo-checklist">
+              {directory?.subscribers.map((s) => (
+                <label key={s.subscriberId}>
+                  <input
+                    type="checkbox"
+                    checked={several.includes(s.subscriberId)}
+                    onChange={(e) =>
+                      setSeveral((list) =>
+                        e.target.checked ? [...list, s.subscriberId] : list.filter((id) => id !== s.subscriberId),
+                      )
+                    }
+                  />
+                  <span>{s.name}</span>
+                </label>
+              ))}
+            </div>
+          )}
+          {audience === 'topic' && (
+            <label className="demo-field">
+              <span>Topic</span>
+              <select value={topicKey} onChange={(e) => setTopicKey(e.target.value)}>
+                {directory?.topics.map((t) => (
+                  <option key={t.key} value={t.key}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </fieldset>
+
+        <label className="demo-field">
+          <span>Payload (JSON)</span>
+          <textarea
+            className="demo-code"
+            rows={6}
+            spellCheck={false}
+            value={payloadText}
+            aria-invalid={!!payloadError}
+            aria-describedby={payloadError ? `${ids}-payload-error` : undefined}
+            onChange={(e) => setPayloadText(e.target.value)}
+          />
+          {payloadError && (
+            <small id={`${ids}-payload-error`} className="demo-field-error">
+              {payloadError}
+            </small>
+          )}
+        </label>
+
+        <div className="demo-row">
+          <label className="demo-field demo-field-inline">
+            <span>Times</span>
+            <input
+              type="number"
+              min={1}
+              max={MAX_BULK}
+              value={Number.isNaN(count) ? '' : count}
+              aria-invalid={!countValid}
+              onChange={(e) => setCount(e.target.valueAsNumber)}
+            />
+          </label>
+          <button type="submit" className="demo-button demo-button-primary" disabled={!canSend}>
+            {pending ? 'Sending…' : count > 1 ? `Send ${count} (bulk)` : 'Send'}
+          </button>
+        </div>
+        {sendError && (
+          <p role="alert" className="demo-field-error">
+            {sendError}
+          </p>
+        )}
+      </form>
+
+      <div aria-live="polite">
+        {batches.length > 0 && (
+          <ol className="demo-results" aria-label="Trigger results">
+            {batches.map((batch) => (
+              <li key={batch.id}>
+                <div className="demo-results-head">
+                  <strong>{batch.workflow}</strong> → {batch.to}
+                </div>
+                <ul>
+                  {batch.results.length <= 3
+                    ? batch.results.map((result, i) => (
+                        <li key={i}>
+                          <Badge tone={statusTone(result)}>{result.status}</Badge>
+                          <code title="transactionId">{result.transactionId ?? '—'}</code>
+                          {result.error && <span className="demo-field-error">{result.error.join(', ')}</span>}
+                        </li>
+                      ))
+                    : tally(batch.results).map(([result, n]) => (
+                        <li key={result.status}>
+                          <Badge tone={statusTone(result)}>{result.status}</Badge>
+                          <span>× {n}</span>
+                        </li>
+                      ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </Panel>
+  )
+}

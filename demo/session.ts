@@ -1,0 +1,29 @@
+import { createTokenAuth } from '../src/auth'
+import type { TokenAuth } from '../src/auth'
+import type { DemoSession, Directory } from './server/backend'
+
+/**
+ * Signs the page in as `subscriberId` through the demo's sign-in route. The token it gets speaks only for
+ * that subscriber; the proxy checks it on every request, and the API key never leaves the server.
+ */
+export function signIn(subscriberId: string): TokenAuth {
+  return createTokenAuth({
+    fetchToken: async () => {
+      const response = await fetch('/demo-auth/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ subscriberId }),
+      })
+      if (!response.ok) throw new Error(`Sign-in failed (${response.status})`)
+      const session = (await response.json()) as DemoSession
+      return { token: session.token, expiresAt: session.expiresAt }
+    },
+  })
+}
+
+/** Subscribers, workflows and topics of the demo's service, from the admin backend. */
+export async function fetchDirectory(): Promise<Directory> {
+  const response = await fetch('/demo-admin/directory')
+  if (!response.ok) throw new Error(`Directory failed (${response.status})`)
+  return (await response.json()) as Directory
+}

@@ -1,0 +1,137 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { Inbox } from '../src/components/Inbox/Inbox'
+import type { InboxViewProps } from '../src/components/Inbox/Inbox'
+import { useCounts } from '../src/hooks/useCounts'
+import { useFeed } from '../src/hooks/useFeed'
+import { useMarkAs } from '../src/hooks/useMarkAs'
+import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
+import type { InboxStoryParameters } from './support/decorators'
+import { emptyFixture, longFeedFixture, unreadFixture } from './support/fixtures'
+import type { ScopeLook } from './support/ServiceScope'
+import { StatesGrid } from './support/StatesGrid'
+
+type Args = InboxViewProps & ScopeLook
+
+function Stage({ theme, locale, ...props }: Args) {
+  return (
+    <div style={{ display: 'flex', justifyContent: 'flex-end', paddingInlineEnd: 24 }}>
+      <Inbox {...props} />
+    </div>
+  )
+}
+
+const meta = {
+  title: 'Inbox/Inbox',
+  component: Stage,
+  decorators: [withService],
+  parameters: { layout: 'fullscreen', inbox: { minHeight: 680 } satisfies InboxStoryParameters },
+  args: { defaultOpen: true, placement: 'bottom-end', countKind: 'unseen', theme: 'light', locale: 'en' },
+  argTypes: {
+    ...lookArgTypes,
+    placement: { control: 'select', options: ['bottom-end', 'bottom-start', 'top-end', 'top-start'] },
+    countKind: { control: 'inline-radio', options: ['unseen', 'unread'] },
+  },
+} satisfies Meta<Args>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+const service = (setup: InboxStoryParameters['service']) => ({ inbox: { minHeight: 680, service: setup } })
+
+/** The demo workspace: a mix of read and unread notifications of every kind. */
+export const Default: Story = {}
+
+/** Everything unread, the badge counting all of it. */
+export const Unread: Story = { args: { countKind: 'unread' }, parameters: service({ fixture: unreadFixture }) }
+
+/** No notifications yet. */
+export const Empty: Story = { parameters: service({ fixture: emptyFixture }) }
+
+/** The service is slow to answer. */
+export const Loading: Story = { parameters: service({ faults: LOADING }) }
+
+/** The service answers 500: the error state offers a retry. */
+export const Error: Story = { parameters: service({ faults: FAILING }) }
+
+/** 10,000 notifications; the feed renders only what is in view and loads pages as it scrolls. */
+export const LongFeed: Story = { parameters: service({ fixture: () => longFeedFixture(10_000) }) }
+
+export const Dark: Story = { args: { theme: 'dark' } }
+
+/** Arabic: right-to-left layout and strings. */
+export const RTL: Story = { args: { locale: 'ar', placement: 'bottom-start' } }
+
+/** No visual rules at all: only structure, roles and state attributes for an app's own CSS. */
+export const Unstyled: Story = { args: { unstyled: true } }
+
+/** A custom bell and a custom item, through render props. */
+export const CustomRender: Story = {
+  args: {
+    renderBell: ({ count, label }) => (
+      <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', fontWeight: 600 }}>
+        <span aria-hidden="true">✉</span> Inbox {count > 0 && <span style={{ color: '#b42318' }}>{label}</span>}
+      </span>
+    ),
+    renderItem: (item, { toggleRead }) => (
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '4px 0' }}>
+        <span aria-hidden="true">{item.read ? '○' : '●'}</span>
+        <span style={{ flex: 1 }}>{item.content}</span>
+        <button type="button" onClick={() => void toggleRead()}>
+          {item.read ? 'Unread' : 'Read'}
+        </button>
+      </div>
+    ),
+  },
+}
+
+function HeadlessInbox() {
+  const { items, isLoading, hasMore, fetchNextPage } = useFeed({ limit: 8 })
+  const counts = useCounts()
+  const { markAs } = useMarkAs()
+  return (
+    <section aria-labelledby="headless-title" style={{ maxWidth: 480 }}>
+      <h2 id="headless-title" style={{ fontSize: 18 }}>
+        Activity ({counts.unread} unread)
+      </h2>
+      {isLoading ? (
+        <p>Loading…</p>
+      ) : (
+        <ul style={{ paddingInlineStart: 18 }}>
+          {items.map((item) => (
+            <li key={item._id} style={{ marginBottom: 6, fontWeight: item.read ? 400 : 600 }}>
+              {item.content}{' '}
+              <button type="button" onClick={() => void markAs({ ids: [item._id], markAs: item.read ? 'unread' : 'read' })}>
+                {item.read ? 'Mark unread' : 'Mark read'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {hasMore && (
+        <button type="button" onClick={() => void fetchNextPage()}>
+          Load more
+        </button>
+      )}
+    </section>
+  )
+}
+
+/** The hooks alone, with markup of the app's own: no kit component at all. */
+export const Headless: Story = { render: () => <HeadlessInbox /> }
+
+/** Every state side by side. */
+export const States: Story = {
+  parameters: { inbox: {} },
+  render: ({ theme, locale, ...props }) => (
+    <StatesGrid
+      look={{ theme, locale }}
+      cells={[
+        { name: 'Default', setup: {}, height: 640 },
+        { name: 'Empty', setup: { fixture: emptyFixture }, height: 640 },
+        { name: 'Loading', setup: { faults: LOADING }, height: 640 },
+        { name: 'Error', setup: { faults: FAILING }, height: 640 },
+      ]}
+      render={() => <Inbox {...props} />}
+    />
+  ),
+}

@@ -1,0 +1,62 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { PreferencesPanel } from '../src/components/PreferencesPanel/PreferencesPanel'
+import type { PreferencesPanelProps } from '../src/components/PreferencesPanel/PreferencesPanel'
+import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
+import type { InboxStoryParameters } from './support/decorators'
+import { demoFixture } from '../server'
+import type { ScopeLook } from './support/ServiceScope'
+import { StatesGrid } from './support/StatesGrid'
+
+type Args = PreferencesPanelProps & ScopeLook
+
+const meta = {
+  title: 'Inbox/PreferencesPanel',
+  component: PreferencesPanel,
+  decorators: [withService],
+  render: ({ theme, locale, ...props }) => (
+    <div style={{ maxWidth: 440 }}>
+      <PreferencesPanel {...props} />
+    </div>
+  ),
+  args: { showCritical: true, showSchedule: true, theme: 'light', locale: 'en' },
+  argTypes: lookArgTypes,
+} satisfies Meta<Args>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+const service = (setup: InboxStoryParameters['service']) => ({ inbox: { service: setup } })
+
+/** No workflows to configure. */
+const noWorkflows = () => ({ ...demoFixture, workflows: [], messages: [] })
+/** The service has no update route (like an older deployment): the panel is read-only. */
+const READ_ONLY = [{ method: 'PATCH', path: /\/preferences$/, status: 405 }]
+/** Every change is refused: the switch flips back with a message. */
+const SAVE_FAILS = [{ method: 'PATCH', path: /\/preferences$/, status: 500 }]
+
+export const Default: Story = {}
+export const Empty: Story = { parameters: service({ fixture: noWorkflows }) }
+export const Loading: Story = { parameters: service({ faults: LOADING }) }
+export const Error: Story = { parameters: service({ faults: FAILING }) }
+export const ReadOnly: Story = { parameters: service({ faults: READ_ONLY }) }
+export const SaveFails: Story = { parameters: service({ faults: SAVE_FAILS }) }
+export const WithoutSchedule: Story = { args: { showSchedule: false, showCritical: false } }
+export const Dark: Story = { args: { theme: 'dark' } }
+export const RTL: Story = { args: { locale: 'ar' } }
+export const Unstyled: Story = { args: { unstyled: true } }
+
+/** Every state side by side. */
+export const States: Story = {
+  render: ({ theme, locale, ...props }) => (
+    <StatesGrid
+      look={{ theme, locale }}
+      cells={[
+        { name: 'Default', setup: {}, width: 420 },
+        { name: 'Empty', setup: { fixture: noWorkflows }, width: 420 },
+        { name: 'Loading', setup: { faults: LOADING }, width: 420 },
+        { name: 'Error', setup: { faults: FAILING }, width: 420 },
+      ]}
+      render={() => <PreferencesPanel {...props} />}
+    />
+  ),
+}

@@ -1,0 +1,50 @@
+import { DEMO_SUBSCRIBER_ID, demoFixture } from '../../server'
+import type { Fixture, FixtureMessage } from '../../server'
+
+/** The subscriber every story is signed in as. */
+export const STORY_SUBSCRIBER = DEMO_SUBSCRIBER_ID
+
+const own = (m: FixtureMessage) => m.subscriberId === STORY_SUBSCRIBER
+
+/** The demo fixture: a workspace with 60 messages of every kind, the newest ones unread. */
+export function defaultFixture(): Fixture {
+  return demoFixture
+}
+
+/** Every message of the story subscriber unread and unseen. */
+export function unreadFixture(): Fixture {
+  return {
+    ...demoFixture,
+    messages: (demoFixture.messages ?? []).map((m) => (own(m) ? { ...m, read: false, seen: false } : m)),
+  }
+}
+
+/** The story subscriber has no messages and follows no topics. */
+export function emptyFixture(): Fixture {
+  return {
+    ...demoFixture,
+    messages: (demoFixture.messages ?? []).filter((m) => !own(m)),
+    topics: (demoFixture.topics ?? []).map((t) => ({
+      ...t,
+      subscribers: (t.subscribers ?? []).filter((id) => id !== STORY_SUBSCRIBER),
+    })),
+  }
+}
+
+const LONG_SUBJECTS = ['Build finished', 'New comment', 'Invoice paid', 'Deploy finished', 'Reminder']
+
+/** `count` messages (10,000 by default) for the story subscriber, one every few minutes back in time. */
+export function longFeedFixture(count = 10_000): Fixture {
+  const now = Date.now()
+  const messages: FixtureMessage[] = Array.from({ length: count }, (_, i) => ({
+    subscriberId: STORY_SUBSCRIBER,
+    workflow: 'comment-mention',
+    createdAt: new Date(now - i * 7 * 60_000 - 60_000).toISOString(),
+    subject: LONG_SUBJECTS[i % LONG_SUBJECTS.length],
+    content: `Notification ${count - i} of ${count}: item ${i % 97} changed in project ${i % 13}.`,
+    read: i % 3 !== 0,
+    cta: { type: 'redirect', data: { url: `/items/${i}` } },
+    payload: { index: i },
+  }))
+  return { ...demoFixture, messages }
+}
