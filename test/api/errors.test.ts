@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ApiError,
+  InboxError,
+  NetworkError,
+  ResponseShapeError,
+  TimeoutError,
+  isInboxError,
+} from '../../src/api/errors'
+import { TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import { setup } from './setup'
+
+const FEED = `/v1/subscribers/${TEST_SUBSCRIBER_ID}/notifications/feed`
+
+/** The rejection of `promise`, which must reject. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (error: unknown) => error,
+  )
+}
+
+describe('errors are values a UI can show', () => {
+  it('401: a wrong key and a missing one', async () => {
+    const { client } = setup()
+    const wrong = await rejection(client({ apiKey: 'not-a-key' }).getFeed(TEST_SUBSCRIBER_ID))
+    expect(wrong).toBeInstanceOf(ApiError)
+    expect(wrong).toMatchObject({ status: 401, message: 'API Key not found', path: FEED })
+    const missing = await rejection(client({ apiKey: undefined }).listActiveIntegrations())
+    expect(missing).toMatchObject({ status: 401, message: 'Missing authorization header' })
+    expect(isInboxError(missing)).toBe(true)
+  })
+
+  it('422: fieldErrors names every bad field', async () => {
+    const { client } = setup({ envelope: true })
+    const error = await rejection(client().getFeed(TEST_SUBSCRIBER_ID, { limit: 500 }))
+    expect(error).toBeInstanceOf(ApiError)
+    const apiError = error as ApiError
+    expect(apiError.status).toBe(422)
+    expect(Object.keys(apiError.fieldErrors)).toEqual(['limit'])
+    expect(apiError.fieldErrors.limit!.length).toBeGreaterThan(0)
+
+    const markAs = (await rejection(
+      client().markAs(TEST_SUBSCRIBER_ID, { messageId: [], markAs: 'archived' as 'read' }),
+    )) as ApiError
+    expect(Object.keys(markAs.fieldErrors).sort()).toEqual(['markAs', 'messageId'])
+  })
+
+  it('404: an unknown subscriber', async () => {
+    const { client, seen } = setup()
+    const error = await rejection(client().getPreferences('nobody'))
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ status: 404, path: '/v2/subscribers/nobody/preferences' })
+    expect((error as ApiError).message).not.toBe('')
+    expect(seen).toHaveLength(1)
+  })
+
+  it('5xx: status and the service message', async () => {
+    const { client, service } = setup()
+    service.faults.add({ path: FEED, status: 500 })
+    const error = await rejection(client({ retry: false }).getFeed(TEST_SUBSCRIBER_ID))
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ status: 500, message: 'Injected failure', path: FEED })
+  })
+
+  it('a 2xx body that is not JSON is a ResponseShapeError', async () => {
+    const { client, service } = setup()
+    service.faults.add({ path: FEED, malformed: true })
+    const error = await rejection(client().getFeed(TEST_SUBSCRIBER_ID))
+    expect(error).toBeInstanceOf(ResponseShapeError)
+    expect(error).toMatchObject({ field: '', expected: 'JSON' })
+  })
+
+  it('a wrong-shaped body names the first bad field', async () => {
+    const { client, service } = setup()
+    const page = await client().getFeed(TEST_SUBSCRIBER_ID)
+    const bad = structuredClone(page) as unknown as { data: Record<string, unknown>[] }
+    bad.data[3]!.read = 'yes'
+    bad.data[5]!.seen = 1
+    service.faults.add({ path: FEED, body: bad })
+    const error = await rejection(client().getFeed(TEST_SUBSCRIBER_ID))
+    expect(error).toBeInstanceOf(ResponseShapeError)
+    expect((error as ResponseShapeError).field).toBe('data[3].read')
+    expect((error as Error).message).toContain('data[3].read: expected boolean, got "yes"')
+  })
+
+  it('shape checks run on every operation: a missing required field, a wrong list', async () => {
+    const { client, service } = setup({ envelope: true })
+    service.faults.add({ path: '/v1/integrations/active', body: { data: [{ name: 'x' }] } })
+    const integrations = await rejection(client().listActiveIntegrations())
+    expect(integrations).toMatchObject({ field: '[0].identifier', expected: 'string', received: 'undefined' })
+    service.faults.add({ path: '/v1/events/trigger', body: { data: { acknowledged: true } } })
+    const trigger = await rejection(client().trigger({ name: 'test-workflow', to: 'user-2' }))
+    expect(trigger).toMatchObject({ field: 'status' })
+    service.faults.add({ path: '/v2/topics/news/subscriptions', body: { data: [], next: 5, previous: null } })
+    const topics = await rejection(client().listTopicSubscriptions('news'))
+    expect(topics).toMatchObject({ field: 'next', expected: 'string' })
+  })
+
+  it('extra fields and missing optional ones are accepted', async () => {
+    const { client, service } = setup()
+    const page = await client().getFeed(TEST_SUBSCRIBER_ID, { limit: 1 })
+    const { totalCount: _t, ...rest } = page
+    const item = { ...page.data[0]!, actor: undefined, subject: null, extra: { nested: true } }
+    service.faults.add({ path: FEED, body: { ...rest, data: [item], somethingNew: 1 } })
+    const tolerant = await client().getFeed(TEST_SUBSCRIBER_ID)
+    expect(tolerant.data[0]!._id).toBe(page.data[0]!._id)
+    expect(tolerant.totalCount).toBeUndefined()
+  })
+
+  it('a dropped connection is a NetworkError after the retries', async () => {
+    const { client, service, seen } = setup()
+    service.faults.add({ path: FEED, drop: true })
+    const error = await rejection(client({ retry: { retries: 2, baseDelay: 1 } }).getFeed(TEST_SUBSCRIBER_ID))
+    expect(error).toBeInstanceOf(NetworkError)
+    expect((error as NetworkError).cause).toBeInstanceOf(TypeError)
+    expect(seen).toHaveLength(3)
+  })
+
+  it('an answer slower than the timeout is a TimeoutError', async () => {
+    const { client, service } = setup()
+    service.faults.add({ path: FEED, latency: 2000 })
+    const error = await rejection(client({ timeout: 20, retry: false }).getFeed(TEST_SUBSCRIBER_ID))
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error).toMatchObject({ timeout: 20 })
+    expect((error as Error).message).toMatch(/did not answer/)
+  })
+
+  it('abort rejects with the AbortError at once, in flight or between retries', async () => {
+    const { client, service } = setup()
+    service.faults.add({ path: FEED, latency: 60_000, times: 1 })
+    const inFlight = new AbortController()
+    const pending = client().getFeed(TEST_SUBSCRIBER_ID, {}, { signal: inFlight.signal })
+    inFlight.abort()
+    const error = await rejection(pending)
+    expect((error as Error).name).toBe('AbortError')
+    expect(isInboxError(error)).toBe(false)
+
+    service.faults.add({ path: FEED, status: 503 })
+    const waiting = new AbortController()
+    const api = client({ retry: { retries: 3, baseDelay: 60_000, maxDelay: 60_000 } })
+    const retrying = api.getFeed(TEST_SUBSCRIBER_ID, {}, { signal: waiting.signal })
+    setTimeout(() => waiting.abort(), 10)
+    expect(((await rejection(retrying)) as Error).name).toBe('AbortError')
+
+    const already = AbortSignal.abort()
+    expect(((await rejection(api.listActiveIntegrations({ signal: already }))) as Error).name).toBe('AbortError')
+  })
+
+  it('every class extends InboxError', () => {
+    for (const error of [
+      new ApiError(400, '/x', { message: 'Bad' }),
+      new NetworkError(new TypeError('fetch failed')),
+      new TimeoutError(5),
+      new ResponseShapeError('a', 'string', 1),
+    ]) {
+      expect(error).toBeInstanceOf(InboxError)
+      expect(isInboxError(error)).toBe(true)
+    }
+    expect(isInboxError(new Error('other'))).toBe(false)
+  })
+
+  it('ApiError reads errorId, message lists and bodies that are not JSON', () => {
+    const withId = new ApiError(500, '/x', { message: 'Internal server error', errorId: 'e-1', path: '/api/x' })
+    expect([withId.errorId, withId.path, withId.message]).toEqual(['e-1', '/api/x', 'Internal server error'])
+    expect(new ApiError(400, '/x', { message: ['a is bad', 'b is bad'] }).message).toBe('a is bad; b is bad')
+    expect(new ApiError(502, '/x', 'Bad Gateway').message).toBe('Bad Gateway')
+    expect(new ApiError(503, '/x', '').message).toBe('Request failed with status 503')
+  })
+})
