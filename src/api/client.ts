@@ -106,7 +106,7 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
         const parsed = parseJson(text)
         error = new ApiError(
           response.status,
-          pathAndQuery,
+          pathAndQuery.split('?')[0]!,
           parsed === undefined ? text : unwrap(parsed),
           parseRetryAfter(response.headers.get('retry-after')),
         )

@@ -16,7 +16,7 @@ export class ApiError extends InboxError {
   override name = 'ApiError'
   /** HTTP status, e.g. 401, 404, 422, 500. */
   readonly status: number
-  /** The request path the error concerns (the error body's `path` when it has one). */
+  /** Path of the failed request below `baseUrl`, without the query, e.g. `/v1/integrations/active`. */
   readonly path: string
   /** The error body as the service sent it (parsed JSON, else text). */
   readonly body: unknown
@@ -32,7 +32,7 @@ export class ApiError extends InboxError {
     const m = Array.isArray(b.message) ? b.message.join('; ') : b.message
     super(typeof m === 'string' && m ? m : typeof body === 'string' && body && body.length < 200 ? body : `Request failed with status ${status}`)
     this.status = status
-    this.path = typeof b.path === 'string' ? b.path : path
+    this.path = path
     this.body = body
     this.errorId = typeof b.errorId === 'string' ? b.errorId : undefined
     this.retryAfter = retryAfter

@@ -39,6 +39,17 @@ describe('request encoding', () => {
     expect(seen.at(-1)!.path).toBe(`/v1/subscribers/${encodeURIComponent(id)}/notifications/feed`)
   })
 
+  it('works under a path prefix, such as a proxy mounted at /api', async () => {
+    const { client, seen } = setup({ basePath: '/api' })
+    const api = client()
+    expect((await api.getFeed(TEST_SUBSCRIBER_ID)).data.length).toBeGreaterThan(0)
+    expect(seen[0]!.path).toBe(`/api/v1/subscribers/${TEST_SUBSCRIBER_ID}/notifications/feed`)
+    await expect(api.getPreferences('nobody')).rejects.toMatchObject({
+      status: 404,
+      path: '/v2/subscribers/nobody/preferences',
+    })
+  })
+
   it('leaves out absent parameters and sends numbers and booleans as text', async () => {
     const { client, seen } = setup()
     await client().getFeed(TEST_SUBSCRIBER_ID, { page: 0, limit: 5, read: false, seen: undefined })

@@ -37,6 +37,7 @@ describe('errors are values a UI can show', () => {
     const { client } = setup({ envelope: true })
     const error = await rejection(client().getFeed(TEST_SUBSCRIBER_ID, { limit: 500 }))
     expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ path: FEED, message: 'Validation Error' })
     const apiError = error as ApiError
     expect(apiError.status).toBe(422)
     expect(Object.keys(apiError.fieldErrors)).toEqual(['limit'])
@@ -164,7 +165,7 @@ describe('errors are values a UI can show', () => {
 
   it('ApiError reads errorId, message lists and bodies that are not JSON', () => {
     const withId = new ApiError(500, '/x', { message: 'Internal server error', errorId: 'e-1', path: '/api/x' })
-    expect([withId.errorId, withId.path, withId.message]).toEqual(['e-1', '/api/x', 'Internal server error'])
+    expect([withId.errorId, withId.path, withId.message]).toEqual(['e-1', '/x', 'Internal server error'])
     expect(new ApiError(400, '/x', { message: ['a is bad', 'b is bad'] }).message).toBe('a is bad; b is bad')
     expect(new ApiError(502, '/x', 'Bad Gateway').message).toBe('Bad Gateway')
     expect(new ApiError(503, '/x', '').message).toBe('Request failed with status 503')
