@@ -1,4 +1,4 @@
-import { encodePayloadFilter, path, queryString } from './encoding'
+import { encodePayloadFilter, path, queryString, randomKey } from './encoding'
 import { ApiError, NetworkError, ResponseShapeError, TimeoutError } from './errors'
 import { isRetryable, parseRetryAfter, retryDelay, sleep } from './retry'
 import type { InboxClient, InboxClientOptions, RequestOptions, RetryOptions } from './types'
@@ -81,7 +81,7 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
   ): Promise<T> {
     const url = baseUrl + pathAndQuery
     // One key for every attempt, so the service applies a retried write once.
-    const idempotencyKey = method === 'GET' ? undefined : (opts.idempotencyKey ?? crypto.randomUUID())
+    const idempotencyKey = method === 'GET' ? undefined : (opts.idempotencyKey ?? randomKey())
     for (let n = 0; ; n++) {
       const headers: Record<string, string> = { accept: 'application/json' }
       if (body !== undefined) headers['content-type'] = 'application/json'

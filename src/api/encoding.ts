@@ -25,3 +25,16 @@ export function queryString(params: Record<string, QueryValue> | undefined): str
 export function path(strings: TemplateStringsArray, ...values: string[]): string {
   return strings.reduce((out, s, i) => out + encodeURIComponent(values[i - 1] ?? '') + s)
 }
+
+/**
+ * A random v4 UUID. `crypto.randomUUID` exists only in secure contexts (https, localhost), so a page served
+ * over plain http falls back to `getRandomValues`, which exists everywhere.
+ */
+export function randomKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createInboxClient } from '../../src/api/client'
-import { encodePayloadFilter } from '../../src/api/encoding'
+import { encodePayloadFilter, randomKey } from '../../src/api/encoding'
 import { TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { setup } from './setup'
 
@@ -26,6 +26,20 @@ describe('request encoding', () => {
   it('encodes the payload filter as base64 of UTF-8 JSON', () => {
     expect(encodePayloadFilter({ a: 1 })).toBe(btoa('{"a":1}'))
     expect(encodePayloadFilter({ s: 'é' })).toBe(Buffer.from('{"s":"é"}', 'utf8').toString('base64'))
+  })
+
+  it('idempotency keys are v4 UUIDs, also where crypto.randomUUID is missing (plain http pages)', () => {
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+    expect(randomKey()).toMatch(v4)
+    const original = globalThis.crypto
+    vi.stubGlobal('crypto', { getRandomValues: original.getRandomValues.bind(original) })
+    try {
+      const keys = new Set(Array.from({ length: 50 }, randomKey))
+      expect(keys.size).toBe(50)
+      for (const key of keys) expect(key).toMatch(v4)
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 
   it('encodes path segments, so any subscriberId works', async () => {
