@@ -37,7 +37,8 @@ export class HttpError extends Error {
 
 /** Collects every bad field of a request; `check()` throws one 422 naming them all. */
 export class Issues {
-  private readonly errors: NonNullable<ErrorBody['errors']> = {}
+  // No prototype, so that a field named `__proto__` or `constructor` is just a field.
+  private readonly errors: NonNullable<ErrorBody['errors']> = Object.create(null)
 
   add(path: string, message: string, value?: unknown): void {
     const entry = (this.errors[path] ??= { messages: [] })

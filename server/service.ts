@@ -83,7 +83,11 @@ export function createService(options: ServiceOptions = {}): Service {
       await wait()
       if (fault.drop) throw new TypeError('fetch failed')
       if (fault.status !== undefined)
-        return json(fault.status, errorBody(fault.status, 'Injected failure', url.pathname))
+        return json(
+          fault.status,
+          errorBody(fault.status, 'Injected failure', url.pathname, fault.status >= 500 ? { errorId: crypto.randomUUID() } : {}),
+          fault.status === 429 || fault.status === 503 ? { 'Retry-After': '1' } : {},
+        )
       if (fault.malformed)
         return new Response('{"data": [{"_id": "', { status: 200, headers: { 'content-type': 'application/json' } })
       return json(200, fault.body)
@@ -157,15 +161,18 @@ export function createService(options: ServiceOptions = {}): Service {
       claimed = undefined
       return new Response(stored.body, { status: stored.status, headers: { ...stored.headers, ...extra } })
     } catch (error) {
-      if (claimed && keyHeader !== null) idempotency.forget(claimed.scope, keyHeader)
+      const keep = claimed && keyHeader !== null && error instanceof HttpError && error.status < 500
+      if (claimed && keyHeader !== null && !keep) idempotency.forget(claimed.scope, keyHeader)
       if (request.signal.aborted) throw error
       await wait().catch(() => undefined)
       if (error instanceof HttpError) {
         const extraBody = error.errors ? { errors: error.errors } : {}
-        return json(error.status, errorBody(error.status, error.message, url.pathname, extraBody), {
-          ...extra,
-          ...error.headers,
-        })
+        const body = JSON.stringify(errorBody(error.status, error.message, url.pathname, extraBody))
+        const headers = { 'content-type': 'application/json; charset=utf-8', ...error.headers }
+        // A refused request is a completed one: the same key answers the same refusal.
+        if (keep && claimed && keyHeader !== null)
+          idempotency.finish(claimed.scope, keyHeader, claimed.fingerprint, { status: error.status, body, headers })
+        return new Response(body, { status: error.status, headers: { ...headers, ...extra } })
       }
       const errorId = crypto.randomUUID()
       console.error(`[inbox-kit service] ${errorId}`, error)

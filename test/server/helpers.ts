@@ -26,7 +26,7 @@ export function rawService(options: ServiceOptions = {}) {
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
       headers['content-type'] = 'application/json'
     const response = await service.fetch(
-      new Request(BASE_URL + (options.basePath ?? '') + path, {
+      new Request(BASE_URL + (options.basePath ?? '').replace(/\/+$/, '') + path, {
         method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
         headers,
         ...(body !== undefined && { body }),

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest'
+import { TEST_SUBSCRIBER_ID, buildFixture } from '../support/fixtures'
+import { rawService } from './helpers'
+
+const TRIGGER = { name: 'test-workflow', to: TEST_SUBSCRIBER_ID }
+
+describe('Idempotency-Key', () => {
+  it('replays a completed request with the same status and body and does not run it again', async () => {
+    const { call, service } = rawService()
+    const headers = { 'idempotency-key': 'key-1' }
+    const first = await call('/v1/events/trigger', { body: TRIGGER, headers })
+    expect(first.status).toBe(201)
+    expect(first.headers.get('idempotency-key')).toBe('key-1')
+    expect(first.headers.get('idempotency-replay')).toBeNull()
+    const again = await call('/v1/events/trigger', { body: TRIGGER, headers })
+    expect(again.status).toBe(201)
+    expect(again.text).toBe(first.text)
+    expect(again.headers.get('idempotency-replay')).toBe('true')
+    expect(again.headers.get('idempotency-key')).toBe('key-1')
+    expect(service.state.messages(TEST_SUBSCRIBER_ID)).toHaveLength(1)
+    // Errors other than 5xx are kept too.
+    const bad = await call('/v1/events/trigger', { body: { name: 'nope', to: 'x' }, headers: { 'idempotency-key': 'key-2' } })
+    const badAgain = await call('/v1/events/trigger', { body: { name: 'nope', to: 'x' }, headers: { 'idempotency-key': 'key-2' } })
+    expect([bad.status, badAgain.status, badAgain.headers.get('idempotency-replay')]).toEqual([422, 422, 'true'])
+  })
+
+  it('answers 409 with Retry-After while the first is running', async () => {
+    const { call, service } = rawService()
+    service.faults.add({ path: '/v1/events/trigger', latency: 50, times: 1 })
+    const headers = { 'idempotency-key': 'slow' }
+    const first = call('/v1/events/trigger', { body: TRIGGER, headers })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    const second = await call('/v1/events/trigger', { body: TRIGGER, headers })
+    expect(second.status).toBe(409)
+    expect(second.headers.get('retry-after')).toBe('1')
+    expect(second.headers.get('idempotency-key')).toBe('slow')
+    expect((await first).status).toBe(201)
+    const third = await call('/v1/events/trigger', { body: TRIGGER, headers })
+    expect(third.headers.get('idempotency-replay')).toBe('true')
+  })
+
+  it('answers 422 for the same key with another body, 400 for a key over 255 characters', async () => {
+    const { call } = rawService()
+    await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'k' } })
+    const other = await call('/v1/events/trigger', { body: { ...TRIGGER, payload: { a: 1 } }, headers: { 'idempotency-key': 'k' } })
+    expect(other.status).toBe(422)
+    const long = await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'x'.repeat(256) } })
+    expect(long.status).toBe(400)
+    expect((await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'x'.repeat(255) } })).status).toBe(201)
+  })
+
+  it('is scoped per API key, ignored on GET, and forgotten after 24 hours', async () => {
+    let now = Date.parse('2026-05-01T00:00:00.000Z')
+    const fixture = buildFixture({
+      apiKeys: [
+        { key: 'a', organizationId: 'o', environmentId: 'e' },
+        { key: 'b', organizationId: 'o', environmentId: 'e' },
+      ],
+    })
+    const { call, service } = rawService({ fixture, now: () => now })
+    const headers = { 'idempotency-key': 'same' }
+    await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'a' })
+    const b = await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'b' })
+    expect(b.headers.get('idempotency-replay')).toBeNull()
+    expect(service.state.messages(TEST_SUBSCRIBER_ID)).toHaveLength(2)
+    const get = await call(`/v1/subscribers/${TEST_SUBSCRIBER_ID}/notifications/feed`, { headers, apiKey: 'a' })
+    expect(get.status).toBe(200)
+    expect(get.headers.get('idempotency-replay')).toBeNull()
+    now += 24 * 3_600_000 - 1
+    expect((await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'a' })).headers.get('idempotency-replay')).toBe('true')
+    now += 2
+    expect((await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'a' })).headers.get('idempotency-replay')).toBeNull()
+    expect(service.state.messages(TEST_SUBSCRIBER_ID)).toHaveLength(3)
+  })
+
+  it('does not keep injected 5xx answers, so a retry with the key runs', async () => {
+    const { call, service } = rawService()
+    service.faults.add({ path: '/v1/events/trigger', status: 503, times: 1 })
+    const headers = { 'idempotency-key': 'retry-me' }
+    expect((await call('/v1/events/trigger', { body: TRIGGER, headers })).status).toBe(503)
+    const retry = await call('/v1/events/trigger', { body: TRIGGER, headers })
+    expect(retry.status).toBe(201)
+    expect(retry.headers.get('idempotency-replay')).toBeNull()
+  })
+})
+
+describe('rate limits', () => {
+  it('are off by default and, when configured, take one token per request and per bulk event', async () => {
+    let now = 1_000_000
+    const { call } = rawService({ rateLimit: { limit: 5, windowMs: 10_000 }, now: () => now })
+    const first = await call('/v1/integrations/active')
+    expect(first.headers.get('ratelimit-limit')).toBe('5')
+    expect(first.headers.get('ratelimit-remaining')).toBe('4')
+    const bulk = await call('/v1/events/trigger/bulk', { body: { events: [TRIGGER, TRIGGER, TRIGGER] } })
+    expect(bulk.status).toBe(201)
+    expect(bulk.headers.get('ratelimit-remaining')).toBe('1')
+    await call('/v1/integrations/active')
+    const limited = await call('/v1/integrations/active')
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    now += 2_000
+    expect((await call('/v1/integrations/active')).status).toBe(200)
+    const { call: free } = rawService()
+    for (let i = 0; i < 20; i++) expect((await free('/v1/integrations/active')).headers.get('ratelimit-limit')).toBeNull()
+  })
+})
