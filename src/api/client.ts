@@ -82,9 +82,10 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
     const url = baseUrl + pathAndQuery
     // One key for every attempt, so the service applies a retried write once.
     const idempotencyKey = method === 'GET' ? undefined : (opts.idempotencyKey ?? randomKey())
+    const json = body === undefined ? undefined : JSON.stringify(body)
     for (let n = 0; ; n++) {
       const headers: Record<string, string> = { accept: 'application/json' }
-      if (body !== undefined) headers['content-type'] = 'application/json'
+      if (json !== undefined) headers['content-type'] = 'application/json'
       if (options.apiKey) headers.authorization = `ApiKey ${options.apiKey}`
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
       // Lower-cased so that a caller's `Authorization` replaces ours instead of sitting beside it.
@@ -94,12 +95,12 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
       let error: unknown
       try {
         const init: RequestInit = { method, headers }
-        if (body !== undefined) init.body = JSON.stringify(body)
+        if (json !== undefined) init.body = json
         const { response, text } = await attempt(url, init, opts.signal)
         if (response.ok) {
-          const json = parseJson(text)
-          if (json === undefined) throw new ResponseShapeError('', 'JSON', text)
-          const data = unwrap(json)
+          const parsed = parseJson(text)
+          if (parsed === undefined) throw new ResponseShapeError('', 'JSON', text)
+          const data = unwrap(parsed)
           check(data, '')
           return data as T
         }
