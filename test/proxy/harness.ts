@@ -3,6 +3,8 @@ import type { InboxProxyOptions } from '../../src/proxy'
 import { BASE_URL, startService } from '../support/service'
 import { buildFixture, messages, subscriber, topic } from '../support/fixtures'
 
+export { digest } from '../faults/digest'
+
 export const SECRET = 'proxy-test-secret-of-at-least-32-bytes!'
 export const BASE_PATH = '/api/inbox'
 export const APP = 'http://app.test'
@@ -52,16 +54,4 @@ export function startProxy(options: Partial<InboxProxyOptions> = {}) {
     return proxy(new Request(APP + BASE_PATH + path, { ...init, headers }))
   }
   return { service, serviceFetch, proxy, forwarded, bearer, call }
-}
-
-/** A JSON digest of everything a subscriber-facing call could change. */
-export function digest(service: ReturnType<typeof startService>['service']): string {
-  const s = service.state
-  return JSON.stringify({
-    subscribers: s.subscribers().map((x) => ({ ...x, preferences: { ...x.preferences, workflows: [...x.preferences.workflows] } })),
-    messages: s.subscribers().flatMap((x) => s.messages(x.subscriberId)),
-    topics: s.topics().map((t) => [t.key, s.subscriptions(t.key).map((x) => x._id)]),
-    integrations: s.integrations(),
-    tenants: s.tenants(),
-  })
 }
