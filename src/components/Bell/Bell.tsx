@@ -1,0 +1,100 @@
+import { forwardRef, useEffect, useRef } from 'react'
+import type { ButtonHTMLAttributes, ReactElement, ReactNode } from 'react'
+import { formatCount } from '../../core/format'
+import { useCounts } from '../../hooks/useCounts'
+import { plural } from '../../i18n'
+import { cx } from '../internal/events'
+import { BellIcon } from '../internal/icons'
+import { useMessages, useComponentUI } from '../internal/ui'
+
+/** Which count the Bell shows. */
+export type CountKind = 'unseen' | 'unread'
+
+/** What a custom bell renderer gets. */
+export interface BellRenderProps {
+  count: number
+  /** The count as shown: "3", "99+". */
+  label: string
+  capped: boolean
+  open: boolean
+}
+
+/** Props of {@link Bell}; the rest lands on the `<button>`. */
+export interface BellProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children'> {
+  /** Count shown in the badge and the button's name. @default 'unseen' */
+  countKind?: CountKind
+  /** Whether the popover the Bell controls is open (sets `aria-expanded`). @default false */
+  open?: boolean
+  /** Puts the count in `document.title`, e.g. "(3) My app". @default false */
+  titleCount?: boolean
+  /** Replaces the icon and badge; the button, its name and its state stay. */
+  renderBell?: (props: BellRenderProps) => ReactNode
+  /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
+  unstyled?: boolean
+}
+
+/**
+ * The notification bell: a real `<button>` whose accessible name includes the count
+ * ("Notifications, 3 unseen"), with a visual badge hidden from assistive technology.
+ * @example <Bell countKind="unread" onClick={() => setOpen(true)} />
+ */
+export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
+  { countKind = 'unseen', open = false, titleCount = false, renderBell, unstyled, className, ...rest },
+  ref,
+): ReactElement {
+  const { messages: m, locale } = useMessages('Bell')
+  const { root, c } = useComponentUI('Bell', unstyled)
+  const counts = useCounts(countKind === 'unread' ? { unseen: false } : { unread: false }, 'Bell')
+  const count = (countKind === 'unread' ? counts.unread : counts.unseen) ?? 0
+  const capped = countKind === 'unread' ? !!counts.unreadCapped : !!counts.unseenCapped
+  const label = formatCount(count, locale, 99, capped)
+  const name =
+    count > 0
+      ? plural(countKind === 'unread' ? m.bellLabelUnread : m.bellLabelUnseen, count, locale, {}, label)
+      : m.bellLabel
+
+  useDocumentTitleCount(titleCount ? count : 0, titleCount ? label : '', m.documentTitleCount)
+
+  return (
+    <button
+      ref={ref}
+      type="button"
+      {...root}
+      className={cx(c('inbox-bell'), className)}
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      aria-label={name}
+      data-state={open ? 'open' : 'closed'}
+      data-count={count}
+      {...rest}
+    >
+      {renderBell ? (
+        renderBell({ count, label, capped, open })
+      ) : (
+        <>
+          <BellIcon className={c('inbox-bell__icon')} />
+          {count > 0 && (
+            <span className={c('inbox-bell__badge')} aria-hidden="true">
+              {label}
+            </span>
+          )}
+        </>
+      )}
+    </button>
+  )
+})
+
+function useDocumentTitleCount(count: number, label: string, template: string): void {
+  const base = useRef<string | null>(null)
+  useEffect(() => {
+    if (typeof document === 'undefined') return
+    if (base.current === null) base.current = document.title
+    document.title = count > 0 ? template.replace('{count}', label).replace('{title}', base.current) : base.current
+  }, [count, label, template])
+  useEffect(
+    () => () => {
+      if (base.current !== null && typeof document !== 'undefined') document.title = base.current
+    },
+    [],
+  )
+}

@@ -1,0 +1,365 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import type { HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode } from 'react'
+import type { FeedItem, JsonObject } from '../../api/types'
+import { dayKey, formatDayLabel } from '../../core/format'
+import { useFeed } from '../../hooks/useFeed'
+import { useMarkAs } from '../../hooks/useMarkAs'
+import { plural } from '../../i18n'
+import { useNow } from '../internal/clock'
+import { cx } from '../internal/events'
+import { AlertIcon, ArrowUpIcon, InboxEmptyIcon } from '../internal/icons'
+import { UIContext, useComponentUI, useMessages, visuallyHidden } from '../internal/ui'
+import { NotificationItem } from '../NotificationItem/NotificationItem'
+import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
+import { useVirtualRows } from './useVirtualRows'
+import type { ViewportRect } from './useVirtualRows'
+
+/** Which items a feed lists (the API's feed filters). */
+export interface FeedFilter {
+  read?: boolean
+  seen?: boolean
+  /** Partial payload the items must match. */
+  payload?: JsonObject
+}
+
+/** Props of {@link Feed}; the rest lands on its root `<div>`. */
+export interface FeedProps<P extends JsonObject = JsonObject>
+  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onClick'> {
+  /** Which items to list. @default {} (all) */
+  filter?: FeedFilter
+  /** Page size. @default 20 */
+  limit?: number
+  /** Replaces each item's content; the article keeps its click, keyboard and read behaviour. */
+  renderItem?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  /** Replaces the empty state. */
+  renderEmpty?: () => ReactNode
+  /** Replaces the error state. */
+  renderError?: (error: unknown, retry: () => void) => ReactNode
+  /** Replaces the loading skeleton. */
+  renderLoading?: () => ReactNode
+  /** See {@link NavigateHandler}. */
+  onNavigate?: NavigateHandler<P>
+  /** See {@link ActionHandler}. */
+  onAction?: ActionHandler<P>
+  /** Runs first when an item is clicked; `preventDefault()` keeps it unread. */
+  onItemClick?: (item: FeedItem<P>, event: MouseEvent<HTMLElement>) => void
+  /** Marks the items that come into view as seen. @default false */
+  markSeenOnView?: boolean
+  /** Day headers (Today, Yesterday, dates). @default true */
+  groupByDay?: boolean
+  /** Height assumed for an item before it is measured, in px. @default 88 */
+  estimateSize?: number
+  /** Rows rendered beyond each edge of the viewport. @default 4 */
+  overscan?: number
+  /** Viewport size used until the scroller has a layout (server render, tests). */
+  initialRect?: ViewportRect
+  /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
+  unstyled?: boolean
+  /** Which empty message to show for the built-in tabs. */
+  emptyVariant?: 'all' | 'unread'
+}
+
+type Row<P extends JsonObject> =
+  | { kind: 'day'; key: string; label: string }
+  | { kind: 'item'; key: string; item: FeedItem<P>; pos: number }
+
+const HEADER_SIZE = 36
+const LOAD_MORE_ROWS = 5
+const AT_TOP = 8
+
+/**
+ * The notification list: infinite scroll, day groups, loading, empty and error states, and a
+ * "N new notifications" button when new items arrive while the reader is scrolled down.
+ * Virtualized, so that a feed of 10,000 items renders only the rows in view.
+ *
+ * Keyboard: ArrowUp/ArrowDown, PageUp/PageDown, Home/End move between items; Enter opens the focused
+ * item; `r` toggles it read/unread.
+ * @example <InboxProvider subscriberId="u1" baseUrl="/api"><Feed filter={{ read: false }} /></InboxProvider>
+ */
+export function Feed<P extends JsonObject = JsonObject>({
+  filter,
+  limit = 20,
+  renderItem,
+  renderEmpty,
+  renderError,
+  renderLoading,
+  onNavigate,
+  onAction,
+  onItemClick,
+  markSeenOnView = false,
+  groupByDay = true,
+  estimateSize = 88,
+  overscan = 4,
+  initialRect,
+  unstyled,
+  emptyVariant,
+  className,
+  style,
+  ...rest
+}: FeedProps<P>): ReactElement {
+  const { messages: m, locale } = useMessages('Feed')
+  const { root, c, scope } = useComponentUI('Feed', unstyled)
+  const feed = useFeed<P>({ read: filter?.read, seen: filter?.seen, payload: filter?.payload, limit }, 'Feed')
+  const { markAs } = useMarkAs('Feed')
+  const now = useNow()
+  const items = feed.items
+
+  // Items that arrive above the first one shown stay hidden while the reader is scrolled down.
+  const [anchorId, setAnchorId] = useState<string | null>(null)
+  const [scrolledDown, setScrolledDown] = useState(false)
+  const anchorIndex = anchorId === null ? -1 : items.findIndex((i) => i._id === anchorId)
+  const hiddenCount = scrolledDown && anchorIndex > 0 ? anchorIndex : 0
+  const shown = useMemo(() => (hiddenCount > 0 ? items.slice(hiddenCount) : items), [items, hiddenCount])
+  useEffect(() => {
+    const firstId = items[0]?._id ?? null
+    if (hiddenCount === 0 && firstId !== anchorId) setAnchorId(firstId)
+  }, [items, hiddenCount, anchorId])
+
+  const today = dayKey(now)
+  const rows = useMemo(() => {
+    const out: Row<P>[] = []
+    let lastDay = ''
+    shown.forEach((item, i) => {
+      if (groupByDay) {
+        const day = dayKey(item.createdAt)
+        if (day !== lastDay) {
+          lastDay = day
+          out.push({
+            kind: 'day',
+            key: `day:${day}`,
+            label: formatDayLabel(item.createdAt, now, locale, m),
+          })
+        }
+      }
+      out.push({ kind: 'item', key: item._id, item, pos: i + 1 })
+    })
+    return out
+    // Day labels change only when the date does, not on every clock tick.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown, groupByDay, locale, m, today])
+
+  const keys = useMemo(() => rows.map((r) => r.key), [rows])
+  const virtual = useVirtualRows({
+    keys,
+    estimateSize: (i) => (rows[i]?.kind === 'day' ? HEADER_SIZE : estimateSize),
+    overscan,
+    initialRect,
+  })
+  const { rows: virtualRows, scrollTop, scrollToIndex, scrollElement } = virtual
+
+  useEffect(() => {
+    setScrolledDown(scrollTop > AT_TOP)
+  }, [scrollTop])
+
+  // Infinite scroll: fetch the next page when the rendered range nears the end.
+  const lastRendered = virtualRows[virtualRows.length - 1]?.index ?? -1
+  const { hasMore, isFetchingNextPage, fetchNextPage, isError } = feed
+  useEffect(() => {
+    if (hasMore && !isFetchingNextPage && !isError && rows.length > 0 && lastRendered >= rows.length - LOAD_MORE_ROWS) {
+      void fetchNextPage()
+    }
+  }, [hasMore, isFetchingNextPage, isError, fetchNextPage, lastRendered, rows.length])
+
+  // Mark what is in view as seen, once per item, batched.
+  const requestedSeen = useRef(new Set<string>())
+  const { first: firstVisible, last: lastVisible } = virtual.visible
+  useEffect(() => {
+    if (!markSeenOnView) return
+    const ids: string[] = []
+    for (let i = Math.max(0, firstVisible); i <= lastVisible; i++) {
+      const row = rows[i]
+      if (row?.kind === 'item' && !row.item.seen && !requestedSeen.current.has(row.item._id)) ids.push(row.item._id)
+    }
+    if (ids.length === 0) return
+    const timer = setTimeout(() => {
+      ids.forEach((id) => requestedSeen.current.add(id))
+      markAs({ ids, markAs: 'seen' }).catch(() => ids.forEach((id) => requestedSeen.current.delete(id)))
+    }, 150)
+    return () => clearTimeout(timer)
+  }, [markSeenOnView, firstVisible, lastVisible, rows, markAs])
+
+  // Roving focus: one item is in the tab order; arrow keys move it.
+  const [focusedId, setFocusedId] = useState<string | null>(null)
+  const activeId = focusedId !== null && shown.some((i) => i._id === focusedId) ? focusedId : (shown[0]?._id ?? null)
+  const pendingFocus = useRef<string | null>(null)
+  const listRef = useRef<HTMLDivElement>(null)
+
+  const focusRendered = useCallback((id: string): boolean => {
+    const el = Array.from(listRef.current?.querySelectorAll<HTMLElement>('[data-inbox-item]') ?? []).find(
+      (a) => a.dataset.id === id,
+    )
+    if (!el) return false
+    el.focus()
+    return true
+  }, [])
+
+  useLayoutEffect(() => {
+    if (pendingFocus.current !== null && focusRendered(pendingFocus.current)) pendingFocus.current = null
+  })
+
+  const moveTo = (index: number) => {
+    const target = shown[Math.max(0, Math.min(shown.length - 1, index))]
+    if (!target) return
+    setFocusedId(target._id)
+    scrollToIndex(keys.indexOf(target._id))
+    if (!focusRendered(target._id)) pendingFocus.current = target._id
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const article = event.target as HTMLElement
+    if (!article.hasAttribute('data-inbox-item') || event.altKey || event.ctrlKey || event.metaKey) return
+    const current = shown.findIndex((i) => i._id === article.dataset.id)
+    const page = Math.max(1, Math.floor(virtual.viewportHeight / estimateSize))
+    const moves: Record<string, number> = {
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      PageDown: current + page,
+      PageUp: current - page,
+      Home: 0,
+      End: shown.length - 1,
+    }
+    const next = moves[event.key]
+    if (next === undefined) return
+    event.preventDefault()
+    moveTo(next)
+  }
+
+  const reveal = () => {
+    setAnchorId(items[0]?._id ?? null)
+    setScrolledDown(false)
+    if (scrollElement) scrollElement.scrollTop = 0
+    scrollToIndex(0, 'start')
+  }
+
+  let content: ReactNode
+  if (feed.isLoading) {
+    content = renderLoading ? (
+      renderLoading()
+    ) : (
+      <div className={c('inbox-feed__skeleton')} role="status" aria-busy="true">
+        <span style={visuallyHidden}>{m.loading}</span>
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className={c('inbox-skeleton')} aria-hidden="true">
+            <span className={c('inbox-skeleton__avatar')} />
+            <span className={c('inbox-skeleton__lines')}>
+              <span />
+              <span />
+              <span />
+            </span>
+          </div>
+        ))}
+      </div>
+    )
+  } else if (feed.isError && items.length === 0) {
+    const retry = () => void feed.refetch()
+    content = renderError ? (
+      renderError(feed.error, retry)
+    ) : (
+      <div className={c('inbox-state')} data-state="error" role="alert">
+        <span className={c('inbox-state__icon')} data-tone="danger">
+          <AlertIcon width={22} height={22} />
+        </span>
+        <p className={c('inbox-state__title')}>{m.errorTitle}</p>
+        <p className={c('inbox-state__body')}>{m.errorBody}</p>
+        <button type="button" className={c('inbox-button')} data-variant="secondary" onClick={retry}>
+          {m.retry}
+        </button>
+      </div>
+    )
+  } else if (items.length === 0) {
+    content = renderEmpty ? (
+      renderEmpty()
+    ) : (
+      <div className={c('inbox-state')} data-state="empty">
+        <span className={c('inbox-state__icon')}>
+          <InboxEmptyIcon width={24} height={24} />
+        </span>
+        <p className={c('inbox-state__title')}>
+          {(emptyVariant ?? (filter?.read === false ? 'unread' : 'all')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle}
+        </p>
+        <p className={c('inbox-state__body')}>{m.emptyBody}</p>
+      </div>
+    )
+  } else {
+    const total = feed.totalCount
+    const setSize = feed.hasMore ? (typeof total === 'number' ? total - hiddenCount : -1) : shown.length
+    content = (
+      <div
+        ref={listRef}
+        role="feed"
+        aria-label={m.feedLabel}
+        aria-busy={feed.isFetchingNextPage}
+        className={c('inbox-feed__list')}
+        style={{ position: 'relative', height: virtual.totalSize }}
+        onKeyDown={onKeyDown}
+      >
+        {virtualRows.map((vr) => {
+          const row = rows[vr.index]
+          if (!row) return null
+          return (
+            <div
+              key={row.key}
+              data-index={vr.index}
+              ref={virtual.measureRef}
+              className={c('inbox-feed__row')}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${vr.start}px)` }}
+            >
+              {row.kind === 'day' ? (
+                <div className={c('inbox-feed__day')} aria-hidden="true">
+                  {row.label}
+                </div>
+              ) : (
+                <NotificationItem
+                  item={row.item as FeedItem}
+                  tabIndex={row.item._id === activeId ? 0 : -1}
+                  aria-posinset={row.pos}
+                  aria-setsize={setSize}
+                  onFocus={(e) => {
+                    if (e.target === e.currentTarget) setFocusedId(row.item._id)
+                  }}
+                  onClick={onItemClick ? (e) => onItemClick(row.item, e) : undefined}
+                  onNavigate={onNavigate as NavigateHandler | undefined}
+                  onAction={onAction as ActionHandler | undefined}
+                  render={renderItem as ((item: FeedItem, h: ItemHelpers) => ReactNode) | undefined}
+                />
+              )}
+            </div>
+          )
+        })}
+      </div>
+    )
+  }
+
+  return (
+    <UIContext.Provider value={scope}>
+    <div {...root} className={cx(c('inbox-feed'), className)} data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
+      style={{ display: 'flex', flexDirection: 'column', minHeight: 0, position: 'relative', ...style }}
+      {...rest}
+    >
+      {hiddenCount > 0 && (
+        <button type="button" className={c('inbox-feed__new')} onClick={reveal}>
+          <ArrowUpIcon width={14} height={14} />
+          {plural(m.newNotifications, hiddenCount, locale)}
+        </button>
+      )}
+      <div ref={virtual.scrollRef} className={c('inbox-feed__scroller')} style={{ overflowY: 'auto', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
+        {content}
+        {feed.isFetchingNextPage && (
+          <div className={c('inbox-feed__more')} role="status">
+            <span className={c('inbox-spinner')} aria-hidden="true" />
+            <span style={visuallyHidden}>{m.loadingMore}</span>
+          </div>
+        )}
+        {feed.isError && items.length > 0 && (
+          <div className={c('inbox-feed__more')} role="alert">
+            <span>{m.errorTitle}</span>
+            <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => void feed.fetchNextPage()}>
+              {m.retry}
+            </button>
+          </div>
+        )}
+      </div>
+    </div>
+    </UIContext.Provider>
+  )
+}

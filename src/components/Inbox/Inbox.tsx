@@ -1,0 +1,354 @@
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
+import type { HTMLAttributes, KeyboardEvent, ReactElement, ReactNode } from 'react'
+import type { FeedItem, JsonObject } from '../../api/types'
+import { useCounts } from '../../hooks/useCounts'
+import { useMarkAll } from '../../hooks/useMarkAll'
+import { formatCount } from '../../core/format'
+import { plural } from '../../i18n'
+import { InboxProvider } from '../../provider/InboxProvider'
+import type { InboxProviderProps } from '../../provider/InboxProvider'
+import { Bell } from '../Bell/Bell'
+import type { BellRenderProps, CountKind } from '../Bell/Bell'
+import { Feed } from '../Feed/Feed'
+import type { FeedProps } from '../Feed/Feed'
+import type { ViewportRect } from '../Feed/useVirtualRows'
+import { cx } from '../internal/events'
+import { trapTab } from '../internal/focus'
+import { AlertIcon, BackIcon, CheckAllIcon, SettingsIcon } from '../internal/icons'
+import { UIContext, useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
+import { PreferencesPanel } from '../PreferencesPanel/PreferencesPanel'
+import { InboxTabs, tabElementId } from './InboxTabs'
+import type { InboxTab } from './InboxTabs'
+import { useControllableState } from './useControllableState'
+
+export type { InboxTab } from './InboxTabs'
+
+/** Where the popover opens relative to the Bell (logical: `end` is the right in LTR, the left in RTL). */
+export type InboxPlacement = 'bottom-end' | 'bottom-start' | 'top-end' | 'top-start'
+
+/** Props of the inbox UI (without the provider's). */
+export interface InboxViewProps<P extends JsonObject = JsonObject>
+  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onChange'> {
+  /** Controlled open state of the popover. */
+  open?: boolean
+  /** Initial open state when uncontrolled. @default false */
+  defaultOpen?: boolean
+  /** Called with the next open state. */
+  onOpenChange?: (open: boolean) => void
+  /** @default 'bottom-end' */
+  placement?: InboxPlacement
+  /** Count on the Bell. @default 'unseen' */
+  countKind?: CountKind
+  /** Puts the count in `document.title`. @default false */
+  titleCount?: boolean
+  /** Marks the items in view as seen while the popover is open. @default true */
+  markSeenOnOpen?: boolean
+  /** Tabs after "All" and "Unread", each a feed filter. */
+  tabs?: InboxTab[]
+  /** Shows the settings button and the preferences view. @default true */
+  showPreferences?: boolean
+  /** Replaces each item's content (click, keyboard and read stay wired). */
+  renderItem?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  /** Replaces the Bell's icon and badge. */
+  renderBell?: (props: BellRenderProps) => ReactNode
+  /** Replaces the empty state. */
+  renderEmpty?: () => ReactNode
+  /** See {@link NavigateHandler}. */
+  onNavigate?: NavigateHandler<P>
+  /** See {@link ActionHandler}. */
+  onAction?: ActionHandler<P>
+  /** Runs first when an item is clicked; `preventDefault()` keeps it unread. */
+  onItemClick?: FeedProps<P>['onItemClick']
+  /** Feed page size. @default 20 */
+  limit?: number
+  /** Viewport size of the feed until it has a layout (server render, tests). */
+  feedInitialRect?: ViewportRect
+  /** Drops every visual rule: only structure, state attributes and class names remain. @default false */
+  unstyled?: boolean
+}
+
+/** Props of {@link Inbox}: the inbox UI plus, when `subscriberId` is given, those of its own provider. */
+export type InboxProps<P extends JsonObject = JsonObject> = InboxViewProps<P> &
+  Partial<Omit<InboxProviderProps, 'children'>>
+
+/**
+ * The whole inbox in one line: a Bell and a popover with tabs, the feed and the preferences.
+ * With `subscriberId` it brings its own `InboxProvider`; without, it uses the one around it.
+ * @example <Inbox subscriberId="user-1" baseUrl="/api/inbox" />
+ */
+export function Inbox<P extends JsonObject = JsonObject>(props: InboxProps<P>): ReactElement {
+  const provider: Record<string, unknown> = {}
+  const view: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(props)) {
+    if ((PROVIDER_KEYS as readonly string[]).includes(key)) provider[key] = value
+    else view[key] = value
+  }
+  if (props.subscriberId === undefined) return <InboxView<P> {...(view as InboxViewProps<P>)} />
+  return (
+    <InboxProvider {...(provider as unknown as InboxProviderProps)}>
+      <InboxView<P> {...(view as InboxViewProps<P>)} />
+    </InboxProvider>
+  )
+}
+
+const PROVIDER_KEYS = [
+  'subscriberId',
+  'baseUrl',
+  'apiKey',
+  'headers',
+  'getHeaders',
+  'fetch',
+  'client',
+  'queryClient',
+  'pollInterval',
+  'locale',
+  'messages',
+  'theme',
+  'enabled',
+  'initialState',
+] as const satisfies readonly (keyof InboxProviderProps)[]
+
+function InboxView<P extends JsonObject = JsonObject>({
+  open: openProp,
+  defaultOpen = false,
+  onOpenChange,
+  placement = 'bottom-end',
+  countKind = 'unseen',
+  titleCount = false,
+  markSeenOnOpen = true,
+  tabs: extraTabs,
+  showPreferences = true,
+  renderItem,
+  renderBell,
+  renderEmpty,
+  onNavigate,
+  onAction,
+  onItemClick,
+  limit,
+  feedInitialRect,
+  unstyled = false,
+  className,
+  ...rest
+}: InboxViewProps<P>): ReactElement {
+  const { messages: m, locale } = useMessages('Inbox')
+  const { root, c, scope } = useComponentUI('Inbox', unstyled)
+  const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
+  const [view, setView] = useState<'feed' | 'preferences'>('feed')
+  const [tab, setTab] = useState('all')
+  const bellRef = useRef<HTMLButtonElement>(null)
+  const rootRef = useRef<HTMLDivElement>(null)
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const id = useId()
+  const titleId = `${id}-title`
+  const panelId = `${id}-panel`
+
+  const counts = useCounts({}, 'Inbox')
+  const unreadLabel = counts.unread > 0 ? formatCount(counts.unread, locale, 99, counts.unreadCapped) : undefined
+  const tabs = useMemo<InboxTab[]>(
+    () => [
+      { id: 'all', label: m.tabAll, filter: {} },
+      { id: 'unread', label: m.tabUnread, filter: { read: false }, count: unreadLabel },
+      ...(extraTabs ?? []),
+    ],
+    [m.tabAll, m.tabUnread, extraTabs, unreadLabel],
+  )
+  const activeTab = tabs.find((t) => t.id === tab) ?? tabs[0]!
+
+  const close = useCallback(
+    (refocus: boolean) => {
+      setOpen(false)
+      setView('feed')
+      if (refocus) bellRef.current?.focus()
+    },
+    [setOpen],
+  )
+
+  // Focus moves into the dialog when it opens.
+  useEffect(() => {
+    if (open) dialogRef.current?.focus()
+  }, [open])
+
+  // Outside pointer closes; focus stays where the pointer put it when that is focusable.
+  useEffect(() => {
+    if (!open) return
+    const doc = rootRef.current?.ownerDocument ?? document
+    const onPointerDown = (event: PointerEvent | MouseEvent) => {
+      const target = event.target as Element | null
+      if (!target || rootRef.current?.contains(target)) return
+      const focusable = !!target.closest?.('a[href], button, input, select, textarea, [tabindex]')
+      close(!focusable)
+    }
+    doc.addEventListener('mousedown', onPointerDown, true)
+    return () => doc.removeEventListener('mousedown', onPointerDown, true)
+  }, [open, close])
+
+  const onDialogKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      event.stopPropagation()
+      close(true)
+      return
+    }
+    if (dialogRef.current) trapTab(dialogRef.current, event)
+  }
+
+  const markAll = useMarkAll('read', 'Inbox')
+  const [markAllFailed, setMarkAllFailed] = useState(false)
+  const onMarkAll = async () => {
+    setMarkAllFailed(false)
+    try {
+      await markAll.markAll()
+    } catch {
+      setMarkAllFailed(true)
+    }
+  }
+
+  const announcement = useNewNotificationAnnouncement(counts.unseen, counts.isLoading)
+
+  return (
+    <UIContext.Provider value={scope}>
+      <div
+        ref={rootRef}
+        {...root}
+        className={cx('inbox', className)}
+        data-state={open ? 'open' : 'closed'}
+        {...rest}
+      >
+        <Bell
+          ref={bellRef}
+          countKind={countKind}
+          titleCount={titleCount}
+          open={open}
+          renderBell={renderBell}
+          aria-controls={open ? id : undefined}
+          onClick={() => (open ? close(false) : setOpen(true))}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && open) close(true)
+          }}
+        />
+        {open && (
+          <div
+            ref={dialogRef}
+            id={id}
+            role="dialog"
+            aria-labelledby={titleId}
+            tabIndex={-1}
+            className={c('inbox-popover')}
+            data-placement={placement}
+            data-state="open"
+            data-view={view}
+            onKeyDown={onDialogKeyDown}
+          >
+            <div className={c('inbox-header')}>
+              {view === 'preferences' && (
+                <button
+                  type="button"
+                  className={c('inbox-icon-button')}
+                  aria-label={m.backToFeed}
+                  title={m.backToFeed}
+                  onClick={() => setView('feed')}
+                >
+                  <BackIcon width={18} height={18} />
+                </button>
+              )}
+              <h2 id={titleId} className={c('inbox-header__title')}>
+                {view === 'preferences' ? m.preferencesTitle : m.inboxTitle}
+              </h2>
+              {view === 'feed' && (
+                <div className={c('inbox-header__actions')}>
+                  <button
+                    type="button"
+                    className={c('inbox-icon-button')}
+                    aria-label={m.markAllAsRead}
+                    title={m.markAllAsRead}
+                    disabled={markAll.isPending || (counts.unread ?? 0) === 0}
+                    onClick={() => void onMarkAll()}
+                  >
+                    <CheckAllIcon width={18} height={18} />
+                  </button>
+                  {showPreferences && (
+                    <button
+                      type="button"
+                      className={c('inbox-icon-button')}
+                      aria-label={m.openPreferences}
+                      title={m.openPreferences}
+                      onClick={() => setView('preferences')}
+                    >
+                      <SettingsIcon width={18} height={18} />
+                    </button>
+                  )}
+                </div>
+              )}
+            </div>
+            {markAllFailed && view === 'feed' && (
+              <div className={c('inbox-banner')} role="alert">
+                <AlertIcon width={16} height={16} />
+                <span>{m.markAllError}</span>
+                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => setMarkAllFailed(false)}>
+                  {m.dismiss}
+                </button>
+              </div>
+            )}
+            {view === 'feed' ? (
+              <>
+                <InboxTabs
+                  tabs={tabs}
+                  value={activeTab.id}
+                  onChange={setTab}
+                  label={m.tabsLabel}
+                  panelId={panelId}
+                  idBase={id}
+                  c={c}
+                />
+                <div
+                  id={panelId}
+                  role="tabpanel"
+                  aria-labelledby={tabElementId(id, activeTab.id)}
+                  className={c('inbox-popover__panel')}
+                >
+                  <Feed<P>
+                    key={activeTab.id}
+                    filter={activeTab.filter}
+                    emptyVariant={activeTab.id === 'unread' ? 'unread' : 'all'}
+                    limit={limit}
+                    markSeenOnView={markSeenOnOpen}
+                    renderItem={renderItem}
+                    renderEmpty={renderEmpty}
+                    onNavigate={onNavigate}
+                    onAction={onAction}
+                    onItemClick={onItemClick}
+                    initialRect={feedInitialRect}
+                  />
+                </div>
+              </>
+            ) : (
+              <div className={c('inbox-popover__panel')} data-scroll="">
+                <PreferencesPanel />
+              </div>
+            )}
+          </div>
+        )}
+        <div role="status" aria-live="polite" aria-atomic="true" style={visuallyHidden}>
+          {announcement ? plural(m.newNotifications, announcement.count, locale) : ''}
+        </div>
+      </div>
+    </UIContext.Provider>
+  )
+}
+
+/** The number of unseen notifications that arrived since the last change, for the live region. */
+function useNewNotificationAnnouncement(
+  unseen: number | undefined,
+  loading: boolean,
+): { count: number; at: number } | null {
+  const previous = useRef<number | null>(null)
+  const [announcement, setAnnouncement] = useState<{ count: number; at: number } | null>(null)
+  useEffect(() => {
+    if (loading || unseen === undefined) return
+    const before = previous.current
+    previous.current = unseen
+    if (before !== null && unseen > before) setAnnouncement({ count: unseen - before, at: Date.now() })
+  }, [unseen, loading])
+  return announcement
+}

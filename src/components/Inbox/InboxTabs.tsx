@@ -1,0 +1,78 @@
+import { useRef } from 'react'
+import type { KeyboardEvent, ReactElement } from 'react'
+import type { FeedFilter } from '../Feed/Feed'
+
+/** A tab of the inbox: a label and the feed filter it shows. */
+export interface InboxTab {
+  /** Unique id. */
+  id: string
+  label: string
+  filter: FeedFilter
+  /** A count shown beside the label ("99+" above 99). */
+  count?: string
+}
+
+/** Tabs with arrow-key movement (reversed in right-to-left layouts), Home and End. */
+export function InboxTabs({
+  tabs,
+  value,
+  onChange,
+  label,
+  panelId,
+  idBase,
+  c,
+}: {
+  tabs: InboxTab[]
+  value: string
+  onChange: (id: string) => void
+  label: string
+  panelId: string
+  idBase: string
+  c: (name: string) => string | undefined
+}): ReactElement {
+  const listRef = useRef<HTMLDivElement>(null)
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = tabs.findIndex((t) => t.id === value)
+    const rtl = listRef.current ? getComputedStyle(listRef.current).direction === 'rtl' : false
+    const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[event.key]
+    let next = -1
+    if (step !== undefined) next = (index + step + tabs.length) % tabs.length
+    else if (event.key === 'Home') next = 0
+    else if (event.key === 'End') next = tabs.length - 1
+    if (next < 0) return
+    event.preventDefault()
+    const tab = tabs[next]
+    if (!tab) return
+    onChange(tab.id)
+    listRef.current?.querySelectorAll<HTMLElement>('[role="tab"]')[next]?.focus()
+  }
+  return (
+    <div ref={listRef} role="tablist" aria-label={label} className={c('inbox-tabs')} onKeyDown={onKeyDown}>
+      {tabs.map((tab) => {
+        const selected = tab.id === value
+        return (
+          <button
+            key={tab.id}
+            id={tabElementId(idBase, tab.id)}
+            type="button"
+            role="tab"
+            className={c('inbox-tabs__tab')}
+            aria-selected={selected}
+            aria-controls={panelId}
+            tabIndex={selected ? 0 : -1}
+            data-state={selected ? 'active' : 'inactive'}
+            onClick={() => onChange(tab.id)}
+          >
+            {tab.label}
+            {tab.count && <span className={c('inbox-tabs__count')}>{tab.count}</span>}
+          </button>
+        )
+      })}
+    </div>
+  )
+}
+
+/** The id of a tab's element, for the panel's `aria-labelledby`. */
+export function tabElementId(base: string, id: string): string {
+  return `${base}-${id}`
+}

@@ -1,0 +1,64 @@
+import { useState } from 'react'
+import type { ReactElement } from 'react'
+import type { FeedItem } from '../../api/types'
+import { PersonIcon, SystemIcon, systemIconName } from '../internal/icons'
+import { safeImageUrl } from '../internal/url'
+
+/** A display name for the actor when the payload carries one (used for initials). */
+export function actorName(item: FeedItem): string | undefined {
+  const p = item.payload as Record<string, unknown> | undefined
+  for (const key of ['actorName', 'authorName', 'senderName', 'inviterName', 'userName', 'name']) {
+    const v = p?.[key]
+    if (typeof v === 'string' && v.trim()) return v.trim()
+  }
+  return undefined
+}
+
+/** Up to two letters from a name: "Ada Lane" → "AL". */
+export function initials(name: string | undefined): string {
+  if (!name) return ''
+  const parts = name.split(/\s+/).filter(Boolean)
+  const letters = parts.length > 1 ? [parts[0], parts[parts.length - 1]] : [parts[0]]
+  return letters
+    .map((w) => Array.from(w ?? '')[0] ?? '')
+    .join('')
+    .toLocaleUpperCase()
+}
+
+/** The actor's picture: an image for `user`, an icon for `system_icon`, nothing for `none`. */
+export function Avatar({
+  item,
+  alt,
+  c,
+}: {
+  item: FeedItem
+  alt: string
+  c: (name: string) => string | undefined
+}): ReactElement | null {
+  const [failed, setFailed] = useState(false)
+  const actor = item.actor
+  if (!actor || actor.type === 'none') return null
+  if (actor.type === 'system_icon') {
+    const name = systemIconName(actor.data)
+    return (
+      <span className={c('inbox-avatar')} data-kind="icon" data-icon={name}>
+        <SystemIcon icon={actor.data} />
+      </span>
+    )
+  }
+  const src = safeImageUrl(actor.data)
+  const name = actorName(item)
+  if (src && !failed) {
+    return (
+      <span className={c('inbox-avatar')} data-kind="image">
+        <img src={src} alt={name ?? alt} onError={() => setFailed(true)} loading="lazy" decoding="async" />
+      </span>
+    )
+  }
+  const letters = initials(name)
+  return (
+    <span className={c('inbox-avatar')} data-kind="initials" role="img" aria-label={name ?? alt}>
+      {letters ? <span aria-hidden="true">{letters}</span> : <PersonIcon />}
+    </span>
+  )
+}

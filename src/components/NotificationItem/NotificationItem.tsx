@@ -1,0 +1,249 @@
+import { forwardRef, useCallback, useId, useState } from 'react'
+import type {
+  HTMLAttributes,
+  KeyboardEvent,
+  MouseEvent,
+  ReactElement,
+  ReactNode,
+} from 'react'
+import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
+import { formatDateTime, formatRelativeTime } from '../../core/format'
+import { useMarkAs } from '../../hooks/useMarkAs'
+import { useNow } from '../internal/clock'
+import { compose, cx } from '../internal/events'
+import { AlertIcon, CheckIcon, DotIcon, EnvelopeOpenIcon } from '../internal/icons'
+import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+import { safeUrl } from '../internal/url'
+import { Avatar } from './Avatar'
+
+/** Called when the reader follows an item's link; `preventDefault()` keeps the browser from navigating (for a SPA router). */
+export type NavigateHandler<P extends JsonObject = JsonObject> = (
+  url: string,
+  item: FeedItem<P>,
+  event: MouseEvent<HTMLAnchorElement>,
+) => void
+
+/** Called when the reader presses one of an item's action buttons. */
+export type ActionHandler<P extends JsonObject = JsonObject> = (
+  button: MessageButton,
+  item: FeedItem<P>,
+  event: MouseEvent<HTMLButtonElement>,
+) => void
+
+/** What a custom item renderer gets: the item and its wired actions. */
+export interface ItemHelpers {
+  markAsRead(): Promise<void>
+  markAsUnread(): Promise<void>
+  toggleRead(): Promise<void>
+  /** Marks the item read; a custom renderer links to `href` itself. */
+  open(): void
+  /** The CTA URL when it is safe to follow (http(s) or relative), else null. */
+  href: string | null
+}
+
+/** Props of {@link NotificationItem}; the rest lands on the `<article>`. */
+export interface NotificationItemProps<P extends JsonObject = JsonObject>
+  extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
+  /** The feed item to show. */
+  item: FeedItem<P>
+  /** See {@link NavigateHandler}. */
+  onNavigate?: NavigateHandler<P>
+  /** See {@link ActionHandler}. */
+  onAction?: ActionHandler<P>
+  /** Replaces the item's content while the article keeps its click, keyboard and read behaviour. */
+  render?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
+  unstyled?: boolean
+}
+
+/** The key that toggles read/unread on a focused item. */
+export const TOGGLE_READ_KEY = 'r'
+
+function isInteractive(target: EventTarget | null, root: Element): boolean {
+  const el = target as Element | null
+  const hit = el?.closest?.('a, button, input, select, textarea, label')
+  return !!hit && hit !== root && root.contains(hit)
+}
+
+/**
+ * One notification as an `<article>`: avatar, subject, content (as text), relative time, unread and
+ * unseen marks, a read/unread toggle, the CTA link and action buttons.
+ *
+ * Clicking the item marks it read; Enter opens it (follows its link, or marks it read); `r` toggles read.
+ * `data-unread`, `data-unseen` and `data-pending` show its state.
+ * @example <NotificationItem item={item} onNavigate={(url, _, e) => { e.preventDefault(); router.push(url) }} />
+ */
+export const NotificationItem = forwardRef<HTMLElement, NotificationItemProps>(function NotificationItem(
+  { item, onNavigate, onAction, render, unstyled, className, onClick, onKeyDown, ...rest },
+  ref,
+): ReactElement {
+  const { messages: m, locale } = useMessages('NotificationItem')
+  const { root, c } = useComponentUI('NotificationItem', unstyled)
+  const { markAs } = useMarkAs('NotificationItem')
+  const [error, setError] = useState(false)
+  const [pending, setPending] = useState(false)
+  const now = useNow()
+  const id = useId()
+  const href = safeUrl(item.cta?.data?.url)
+
+  const mark = useCallback(
+    async (kind: 'read' | 'unread') => {
+      setError(false)
+      setPending(true)
+      try {
+        await markAs({ ids: [item._id], markAs: kind })
+      } catch {
+        setError(true)
+      } finally {
+        setPending(false)
+      }
+    },
+    [markAs, item._id],
+  )
+  const markAsRead = useCallback(() => mark('read'), [mark])
+  const markAsUnread = useCallback(() => mark('unread'), [mark])
+  const toggleRead = useCallback(() => mark(item.read ? 'unread' : 'read'), [mark, item.read])
+
+  const open = (target: HTMLElement) => {
+    const link = target.querySelector<HTMLAnchorElement>('a[data-inbox-cta]')
+    if (link) link.click()
+    else if (!item.read) void markAsRead()
+  }
+
+  const handleClick = compose<MouseEvent<HTMLElement>>(onClick, (event) => {
+    if (isInteractive(event.target, event.currentTarget)) return
+    if (!item.read) void markAsRead()
+  })
+
+  const handleKeyDown = compose<KeyboardEvent<HTMLElement>>(onKeyDown, (event) => {
+    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return
+    if (event.key === 'Enter') {
+      event.preventDefault()
+      open(event.currentTarget)
+    } else if (event.key.toLowerCase() === TOGGLE_READ_KEY) {
+      event.preventDefault()
+      void toggleRead()
+    }
+  })
+
+  const handleLinkClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (href === null) return
+    if (!item.read) void markAsRead()
+    onNavigate?.(href, item, event)
+  }
+
+  const helpers: ItemHelpers = {
+    markAsRead,
+    markAsUnread,
+    toggleRead,
+    open: () => {
+      if (!item.read) void markAsRead()
+    },
+    href,
+  }
+
+  const subject = item.subject ?? ''
+  const title = subject || item.content
+  const body = subject ? item.content : ''
+  const action = item.cta?.action
+  const buttons = action?.buttons ?? []
+  const done = action?.status === 'done'
+  const doneButton = done ? buttons.find((b) => b.type === action?.result?.type) : undefined
+  const titleId = `${id}-title`
+  const bodyId = `${id}-body`
+
+  return (
+    <article
+      ref={ref}
+      {...root}
+      className={cx(c('inbox-item'), className)}
+      data-inbox-item=""
+      data-id={item._id}
+      data-unread={item.read ? undefined : ''}
+      data-unseen={item.seen ? undefined : ''}
+      data-pending={pending ? '' : undefined}
+      data-status={item.status}
+      aria-labelledby={render ? undefined : titleId}
+      aria-describedby={body && !render ? bodyId : undefined}
+      onClick={handleClick}
+      onKeyDown={handleKeyDown}
+      {...rest}
+    >
+      {render ? (
+        render(item as never, helpers)
+      ) : (
+        <>
+          <Avatar item={item} alt={m.avatarAlt} c={c} />
+          <div className={c('inbox-item__main')}>
+            <div className={c('inbox-item__heading')}>
+              <h3 className={c('inbox-item__title')} id={titleId} dir="auto">
+                {href !== null ? (
+                  <a className={c('inbox-item__link')} href={href} data-inbox-cta="" onClick={handleLinkClick}>
+                    {title}
+                  </a>
+                ) : (
+                  title
+                )}
+              </h3>
+              <time
+                className={c('inbox-item__time')}
+                dateTime={item.createdAt ?? undefined}
+                title={formatDateTime(item.createdAt, locale)}
+              >
+                {formatRelativeTime(item.createdAt, now, locale)}
+              </time>
+              {!item.read && (
+                <span className={c('inbox-item__dot')}>
+                  <span style={visuallyHidden}>{m.unread}</span>
+                </span>
+              )}
+            </div>
+            {body && (
+              <p className={c('inbox-item__body')} id={bodyId} dir="auto">
+                {body}
+              </p>
+            )}
+            {buttons.length > 0 && !done && (
+              <div className={c('inbox-item__actions')}>
+                {buttons.map((button, i) => (
+                  <button
+                    key={i}
+                    type="button"
+                    className={c('inbox-button')}
+                    data-variant={button.type}
+                    onClick={(event) => onAction?.(button, item, event)}
+                  >
+                    {button.content}
+                  </button>
+                ))}
+              </div>
+            )}
+            {done && (
+              <p className={c('inbox-item__done')}>
+                <CheckIcon width={14} height={14} />
+                <span>{doneButton?.resultContent || m.actionDone}</span>
+              </p>
+            )}
+            {error && (
+              <p className={c('inbox-item__error')} role="alert">
+                <AlertIcon width={14} height={14} />
+                <span>{m.updateError}</span>
+              </p>
+            )}
+          </div>
+          <div className={c('inbox-item__tools')}>
+            <button
+              type="button"
+              className={c('inbox-icon-button')}
+              aria-label={item.read ? m.markAsUnread : m.markAsRead}
+              title={item.read ? m.markAsUnread : m.markAsRead}
+              onClick={() => void toggleRead()}
+            >
+              {item.read ? <DotIcon width={16} height={16} /> : <EnvelopeOpenIcon width={16} height={16} />}
+            </button>
+          </div>
+        </>
+      )}
+    </article>
+  )
+})

@@ -1,0 +1,327 @@
+import { useId, useState } from 'react'
+import type { HTMLAttributes, ReactElement } from 'react'
+import type { Channel, Schedule, UpdatePreferencesBody, Weekday, WorkflowPreference } from '../../api/types'
+import { CHANNELS, WEEKDAYS } from '../../api/types'
+import { usePreferences } from '../../hooks/usePreferences'
+import { useUpdatePreferences } from '../../hooks/useUpdatePreferences'
+import { cx } from '../internal/events'
+import { AlertIcon, LockIcon } from '../internal/icons'
+import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+import { Switch } from './Switch'
+import { formatClock, to12h, to24h, weekdayName } from './schedule'
+
+/** Props of {@link PreferencesPanel}; the rest lands on its root `<div>`. */
+export interface PreferencesPanelProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
+  /** Lists the critical workflows, locked. @default true */
+  showCritical?: boolean
+  /** Shows the weekly delivery schedule. @default true */
+  showSchedule?: boolean
+  /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
+  unstyled?: boolean
+}
+
+type Overlay = Record<string, boolean>
+
+const channelKey = (workflowId: string | undefined, channel: Channel) => `${workflowId ?? '*'}:${channel}`
+
+/**
+ * The subscriber's notification preferences: global channel switches, each workflow's channel
+ * switches (critical ones locked) and the weekly schedule. Changes show at once and are undone,
+ * with a visible message, when the service refuses them.
+ * @example <PreferencesPanel showCritical={false} />
+ */
+export function PreferencesPanel({
+  showCritical = true,
+  showSchedule = true,
+  unstyled,
+  className,
+  ...rest
+}: PreferencesPanelProps): ReactElement {
+  const { messages: m, locale } = useMessages('PreferencesPanel')
+  const { root, c } = useComponentUI('PreferencesPanel', unstyled)
+  const prefs = usePreferences({}, 'PreferencesPanel')
+  const critical = usePreferences({ criticality: 'critical', enabled: showCritical }, 'PreferencesPanel')
+  const updater = useUpdatePreferences('PreferencesPanel')
+  const readOnly = !!(prefs.readOnly || updater.readOnly)
+  const [overlay, setOverlay] = useState<Overlay>({})
+  const [scheduleDraft, setScheduleDraft] = useState<Schedule | null>(null)
+  const [failed, setFailed] = useState(false)
+  const id = useId()
+
+  const send = async (body: UpdatePreferencesBody, keys: string[], onDone?: () => void) => {
+    setFailed(false)
+    try {
+      await updater.update(body)
+    } catch {
+      setFailed(true)
+    } finally {
+      setOverlay((o) => {
+        const next = { ...o }
+        for (const k of keys) delete next[k]
+        return next
+      })
+      onDone?.()
+    }
+  }
+
+  const toggle = (workflowId: string | undefined, channel: Channel, value: boolean) => {
+    const key = channelKey(workflowId, channel)
+    setOverlay((o) => ({ ...o, [key]: value }))
+    void send({ channels: { [channel]: value }, ...(workflowId ? { workflowId } : {}) }, [key])
+  }
+
+  const valueOf = (workflowId: string | undefined, channel: Channel, server: boolean | undefined) =>
+    overlay[channelKey(workflowId, channel)] ?? server ?? true
+
+  if (prefs.isLoading) {
+    return (
+      <div {...root} className={cx(c('inbox-prefs'), className)} data-state="loading" {...rest}>
+        <div className={c('inbox-feed__skeleton')} role="status" aria-busy="true">
+          <span style={visuallyHidden}>{m.loading}</span>
+          {[0, 1, 2].map((i) => (
+            <div key={i} className={c('inbox-skeleton')} data-shape="row" aria-hidden="true">
+              <span className={c('inbox-skeleton__lines')}>
+                <span />
+                <span />
+              </span>
+            </div>
+          ))}
+        </div>
+      </div>
+    )
+  }
+
+  if (!prefs.data) {
+    return (
+      <div {...root} className={cx(c('inbox-prefs'), className)} data-state="error" {...rest}>
+        <div className={c('inbox-state')} data-state="error" role="alert">
+          <span className={c('inbox-state__icon')} data-tone="danger">
+            <AlertIcon width={22} height={22} />
+          </span>
+          <p className={c('inbox-state__title')}>{m.preferencesLoadError}</p>
+          <button type="button" className={c('inbox-button')} data-variant="secondary" onClick={() => void prefs.refetch()}>
+            {m.retry}
+          </button>
+        </div>
+      </div>
+    )
+  }
+
+  const data = prefs.data
+  const globalChannels = CHANNELS.filter((c) => data.global.channels[c] !== undefined)
+  const criticalWorkflows = showCritical ? (critical.data?.workflows ?? []) : []
+  const schedule = scheduleDraft ?? data.global.schedule
+  const lockId = `${id}-lock`
+
+  const saveSchedule = (next: Schedule) => {
+    setScheduleDraft(next)
+    void send({ schedule: next }, [], () => setScheduleDraft(null))
+  }
+
+  const workflowGroup = (wf: WorkflowPreference, locked: boolean) => {
+    const channels = CHANNELS.filter((c) => wf.channels[c] !== undefined)
+    const headingId = `${id}-wf-${wf.workflow.identifier}`
+    return (
+      <div
+        key={`${locked ? 'c' : 'n'}:${wf.workflow.identifier}`}
+        role="group"
+        aria-labelledby={headingId}
+        className={c('inbox-prefs__workflow')}
+        data-critical={locked ? '' : undefined}
+      >
+        <div className={c('inbox-prefs__workflow-head')}>
+          <h4 id={headingId} className={c('inbox-prefs__workflow-name')}>
+            {wf.workflow.name}
+          </h4>
+          {locked && <LockIcon width={14} height={14} className={c('inbox-prefs__lock')} />}
+        </div>
+        {locked && (
+          <p className={c('inbox-prefs__hint')} id={`${lockId}-${wf.workflow.identifier}`}>
+            {m.criticalLocked}
+          </p>
+        )}
+        <div className={c('inbox-prefs__switches')}>
+          {channels.map((ch) => (
+            <Switch
+              key={ch}
+              label={m[`channel_${ch}`]}
+              checked={locked ? !!wf.channels[ch] : valueOf(wf.workflow.identifier, ch, wf.channels[ch])}
+              disabled={locked || readOnly}
+              describedBy={locked ? `${lockId}-${wf.workflow.identifier}` : undefined}
+              pending={channelKey(wf.workflow.identifier, ch) in overlay}
+              onChange={(v) => toggle(wf.workflow.identifier, ch, v)}
+              c={c}
+            />
+          ))}
+        </div>
+      </div>
+    )
+  }
+
+  return (
+    <div {...root} className={cx(c('inbox-prefs'), className)} data-state="ready" {...rest}>
+      {readOnly && <p className={c('inbox-prefs__note')}>{m.preferencesReadOnly}</p>}
+      {failed && (
+        <div className={c('inbox-banner')} role="alert">
+          <AlertIcon width={16} height={16} />
+          <span>{m.preferencesSaveError}</span>
+          <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => setFailed(false)}>
+            {m.dismiss}
+          </button>
+        </div>
+      )}
+      <section className={c('inbox-prefs__section')} aria-labelledby={`${id}-global`}>
+        <h3 id={`${id}-global`} className={c('inbox-prefs__title')}>
+          {m.globalPreferencesTitle}
+        </h3>
+        <p className={c('inbox-prefs__hint')}>{m.globalPreferencesDescription}</p>
+        <div className={c('inbox-prefs__switches')}>
+          {globalChannels.map((ch) => (
+            <Switch
+              key={ch}
+              label={m[`channel_${ch}`]}
+              checked={valueOf(undefined, ch, data.global.channels[ch])}
+              disabled={readOnly}
+              pending={channelKey(undefined, ch) in overlay}
+              onChange={(v) => toggle(undefined, ch, v)}
+              c={c}
+            />
+          ))}
+        </div>
+      </section>
+      {(data.workflows.length > 0 || criticalWorkflows.length > 0) && (
+        <section className={c('inbox-prefs__section')} aria-labelledby={`${id}-workflows`}>
+          <h3 id={`${id}-workflows`} className={c('inbox-prefs__title')}>
+            {m.workflowPreferencesTitle}
+          </h3>
+          {data.workflows.map((wf) => workflowGroup(wf, false))}
+          {criticalWorkflows.map((wf) => workflowGroup(wf, true))}
+        </section>
+      )}
+      {globalChannels.length === 0 && data.workflows.length === 0 && criticalWorkflows.length === 0 && (
+        <p className={c('inbox-prefs__hint')}>{m.preferencesEmpty}</p>
+      )}
+      {showSchedule && (schedule || !readOnly) && (
+        <ScheduleEditor
+          schedule={schedule}
+          readOnly={readOnly}
+          locale={locale}
+          labels={m}
+          idBase={`${id}-schedule`}
+          c={c}
+          onChange={saveSchedule}
+        />
+      )}
+    </div>
+  )
+}
+
+const DEFAULT_HOURS = { start: '09:00 AM', end: '05:00 PM' }
+
+function ScheduleEditor({
+  schedule,
+  readOnly,
+  locale,
+  labels: m,
+  idBase,
+  onChange,
+  c,
+}: {
+  schedule: Schedule | undefined
+  readOnly: boolean
+  locale: string
+  labels: ReturnType<typeof useMessages>['messages']
+  idBase: string
+  onChange: (next: Schedule) => void
+  c: (name: string) => string | undefined
+}): ReactElement {
+  const enabled = !!schedule?.isEnabled
+  const week = schedule?.weeklySchedule ?? {}
+  const setDay = (day: Weekday, patch: { isEnabled?: boolean; start?: string; end?: string }) => {
+    const current = week[day] ?? { isEnabled: false }
+    const hours = current.hours?.[0] ?? DEFAULT_HOURS
+    const nextDay = {
+      isEnabled: patch.isEnabled ?? current.isEnabled,
+      hours: [{ start: patch.start ?? hours.start, end: patch.end ?? hours.end }],
+    }
+    onChange({ isEnabled: enabled, weeklySchedule: { ...week, [day]: nextDay } })
+  }
+  return (
+    <section className={c('inbox-prefs__section')} aria-labelledby={`${idBase}-title`}>
+      <h3 id={`${idBase}-title`} className={c('inbox-prefs__title')}>
+        {m.scheduleTitle}
+      </h3>
+      <p className={c('inbox-prefs__hint')}>{m.scheduleDescription}</p>
+      <div className={c('inbox-prefs__switches')}>
+        <Switch
+          label={m.scheduleEnabled}
+          checked={enabled}
+          disabled={readOnly}
+          onChange={(v) => onChange({ isEnabled: v, weeklySchedule: week })}
+          c={c}
+        />
+      </div>
+      {enabled && (
+        <ul className={c('inbox-schedule')}>
+          {WEEKDAYS.map((day) => {
+            const d = week[day]
+            const on = !!d?.isEnabled
+            const hours = d?.hours?.[0]
+            const name = weekdayName(day, locale)
+            const dayId = `${idBase}-${day}`
+            return (
+              <li key={day} className={c('inbox-schedule__day')} data-enabled={on ? '' : undefined}>
+                {readOnly ? (
+                  <>
+                    <span className={c('inbox-schedule__name')}>{name}</span>
+                    <span className={c('inbox-schedule__hours')}>
+                      {!on
+                        ? m.scheduleOff
+                        : hours
+                          ? `${formatClock(hours.start, locale)} – ${formatClock(hours.end, locale)}`
+                          : m.scheduleAllDay}
+                    </span>
+                  </>
+                ) : (
+                  <>
+                    <label className={c('inbox-schedule__name')}>
+                      <input type="checkbox" checked={on} onChange={(e) => setDay(day, { isEnabled: e.currentTarget.checked })} />
+                      <span id={dayId}>{name}</span>
+                    </label>
+                    {on ? (
+                      <span className={c('inbox-schedule__hours')}>
+                        <label>
+                          <span style={visuallyHidden}>{`${name} ${m.scheduleFrom}`}</span>
+                          <input
+                            type="time"
+                            className={c('inbox-input')}
+                            value={to24h(hours?.start ?? DEFAULT_HOURS.start)}
+                            onChange={(e) => e.currentTarget.value && setDay(day, { start: to12h(e.currentTarget.value) })}
+                          />
+                        </label>
+                        <span aria-hidden="true">–</span>
+                        <label>
+                          <span style={visuallyHidden}>{`${name} ${m.scheduleTo}`}</span>
+                          <input
+                            type="time"
+                            className={c('inbox-input')}
+                            value={to24h(hours?.end ?? DEFAULT_HOURS.end)}
+                            onChange={(e) => e.currentTarget.value && setDay(day, { end: to12h(e.currentTarget.value) })}
+                          />
+                        </label>
+                      </span>
+                    ) : (
+                      <span className={c('inbox-schedule__hours')} data-off="">
+                        {m.scheduleOff}
+                      </span>
+                    )}
+                  </>
+                )}
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
+  )
+}

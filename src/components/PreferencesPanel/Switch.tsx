@@ -1,0 +1,40 @@
+import { useId } from 'react'
+import type { ReactElement, ReactNode } from 'react'
+
+/** A native checkbox with `role="switch"` and a visible label. */
+export function Switch({
+  label,
+  checked,
+  disabled,
+  onChange,
+  describedBy,
+  pending,
+  c,
+}: {
+  label: ReactNode
+  checked: boolean
+  disabled?: boolean
+  onChange: (checked: boolean) => void
+  describedBy?: string
+  pending?: boolean
+  c: (name: string) => string | undefined
+}): ReactElement {
+  const id = useId()
+  return (
+    <div className={c('inbox-switch')} data-pending={pending ? '' : undefined} data-disabled={disabled ? '' : undefined}>
+      <label htmlFor={id} className={c('inbox-switch__label')}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        className={c('inbox-switch__input')}
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+      />
+    </div>
+  )
+}

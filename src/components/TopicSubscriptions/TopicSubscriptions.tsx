@@ -1,0 +1,120 @@
+import { useId } from 'react'
+import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
+import type { TopicSubscription } from '../../api/types'
+import { useSubscriberSubscriptions } from '../../hooks/useSubscriberSubscriptions'
+import { cx } from '../internal/events'
+import { AlertIcon, BackIcon, ForwardIcon } from '../internal/icons'
+import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+
+/** Props of {@link TopicSubscriptions}; the rest lands on its root `<section>`. */
+export interface TopicSubscriptionsProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
+  /** Page size. @default 10 */
+  limit?: number
+  /** Only the subscription to this topic key. */
+  topicKey?: string
+  /** Replaces how one subscription is shown. */
+  renderTopic?: (subscription: TopicSubscription) => ReactNode
+  /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
+  unstyled?: boolean
+}
+
+/**
+ * The topics the subscriber belongs to, a page at a time (cursor pagination with Previous/Next).
+ * @example <TopicSubscriptions limit={5} />
+ */
+export function TopicSubscriptions({
+  limit = 10,
+  topicKey,
+  renderTopic,
+  unstyled,
+  className,
+  ...rest
+}: TopicSubscriptionsProps): ReactElement {
+  const { messages: m } = useMessages('TopicSubscriptions')
+  const { root, c } = useComponentUI('TopicSubscriptions', unstyled)
+  const list = useSubscriberSubscriptions({ limit, ...(topicKey ? { key: topicKey } : {}) })
+  const titleId = useId()
+
+  let body: ReactNode
+  if (list.isLoading) {
+    body = (
+      <div className={c('inbox-feed__skeleton')} role="status" aria-busy="true">
+        <span style={visuallyHidden}>{m.loading}</span>
+        {[0, 1, 2].map((i) => (
+          <div key={i} className={c('inbox-skeleton')} data-shape="row" aria-hidden="true">
+            <span className={c('inbox-skeleton__lines')}>
+              <span />
+            </span>
+          </div>
+        ))}
+      </div>
+    )
+  } else if (list.error && list.items.length === 0) {
+    body = (
+      <div className={c('inbox-state')} data-state="error" role="alert">
+        <span className={c('inbox-state__icon')} data-tone="danger">
+          <AlertIcon width={22} height={22} />
+        </span>
+        <p className={c('inbox-state__title')}>{m.topicsLoadError}</p>
+      </div>
+    )
+  } else if (list.items.length === 0) {
+    body = <p className={c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
+  } else {
+    body = (
+      <ul className={c('inbox-topics__list')}>
+        {list.items.map((s) => (
+          <li key={s._id} className={c('inbox-topics__item')}>
+            {renderTopic ? (
+              renderTopic(s)
+            ) : (
+              <>
+                <span className={c('inbox-topics__name')}>{s.topic.name || s.topic.key}</span>
+                {s.topic.name && s.topic.name !== s.topic.key && <code className={c('inbox-topics__key')}>{s.topic.key}</code>}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    )
+  }
+
+  return (
+    <section
+      {...root}
+      className={cx(c('inbox-topics'), className)}
+      aria-labelledby={titleId}
+      data-state={list.isLoading ? 'loading' : list.error ? 'error' : 'ready'}
+      {...rest}
+    >
+      <h3 id={titleId} className={c('inbox-prefs__title')}>
+        {m.topicsTitle}
+      </h3>
+      {body}
+      {(list.hasPrevious || list.hasNext) && (
+        <nav className={c('inbox-topics__pager')} aria-label={m.pagination}>
+          <button
+            type="button"
+            className={c('inbox-button')}
+            data-variant="secondary"
+            disabled={!list.hasPrevious || list.isLoading}
+            onClick={() => list.previous()}
+          >
+            <BackIcon width={14} height={14} />
+            {m.previousPage}
+          </button>
+          <button
+            type="button"
+            className={c('inbox-button')}
+            data-variant="secondary"
+            disabled={!list.hasNext || list.isLoading}
+            onClick={() => list.next()}
+          >
+            {m.nextPage}
+            <ForwardIcon width={14} height={14} />
+          </button>
+        </nav>
+      )}
+    </section>
+  )
+}

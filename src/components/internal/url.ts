@@ -1,0 +1,32 @@
+const SCHEME = /^[a-z][a-z\d+.-]*:/i
+
+/**
+ * The URL when it is safe to use as a link or image source: http(s) or relative.
+ * Anything else (`javascript:`, `data:`, `vbscript:`, malformed input) gives `null`.
+ */
+export function safeUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null
+  const trimmed = value.trim()
+  if (trimmed === '' || /[\u0000-\u001f\u007f]/.test(trimmed)) return null
+  let parsed: URL
+  try {
+    // The parser strips what browsers strip ("java\tscript:"), so its scheme is the one a browser would use.
+    parsed = new URL(trimmed, 'http://relative.invalid/')
+  } catch {
+    return null
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null
+  if (SCHEME.test(trimmed) && !/^https?:/i.test(trimmed)) return null
+  return trimmed
+}
+
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg|gif|webp|avif|svg\+xml)[;,]/i
+
+/**
+ * An image source that is safe to load: http(s), relative, or a `data:image/…` URL
+ * (an image cannot run script, even an SVG one). Anything else gives `null`.
+ */
+export function safeImageUrl(value: unknown): string | null {
+  if (typeof value === 'string' && IMAGE_DATA_URL.test(value.trim())) return value.trim()
+  return safeUrl(value)
+}

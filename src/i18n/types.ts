@@ -1,0 +1,71 @@
+/** A string that depends on a count, one entry per `Intl.PluralRules` category (`other` required). */
+export type PluralMessage = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }
+
+/** Every visible string of the components. `{name}` placeholders are filled in at render time. */
+export interface InboxMessages {
+  /** Direction of the locale's script. */
+  dir: 'ltr' | 'rtl'
+  inboxTitle: string
+  bellLabel: string
+  /** `{count}` is the formatted count ("3", "99+"). */
+  bellLabelUnseen: PluralMessage
+  bellLabelUnread: PluralMessage
+  /** Prefix of the document title when `titleCount` is on: "(3) My app". */
+  documentTitleCount: string
+  markAllAsRead: string
+  openPreferences: string
+  backToFeed: string
+  preferencesTitle: string
+  tabsLabel: string
+  tabAll: string
+  tabUnread: string
+  feedLabel: string
+  today: string
+  yesterday: string
+  loading: string
+  loadingMore: string
+  emptyTitle: string
+  emptyBody: string
+  emptyUnreadTitle: string
+  errorTitle: string
+  errorBody: string
+  retry: string
+  newNotifications: PluralMessage
+  markAsRead: string
+  markAsUnread: string
+  unread: string
+  actionDone: string
+  avatarAlt: string
+  updateError: string
+  markAllError: string
+  dismiss: string
+  preferencesLoadError: string
+  preferencesSaveError: string
+  preferencesReadOnly: string
+  preferencesEmpty: string
+  globalPreferencesTitle: string
+  globalPreferencesDescription: string
+  workflowPreferencesTitle: string
+  criticalLocked: string
+  channel_in_app: string
+  channel_email: string
+  channel_sms: string
+  channel_chat: string
+  channel_push: string
+  scheduleTitle: string
+  scheduleDescription: string
+  scheduleEnabled: string
+  scheduleFrom: string
+  scheduleTo: string
+  scheduleOff: string
+  scheduleAllDay: string
+  topicsTitle: string
+  topicsEmpty: string
+  topicsLoadError: string
+  previousPage: string
+  nextPage: string
+  pagination: string
+}
+
+/** Built-in locale codes. */
+export type InboxLocale = 'en' | 'de' | 'fr' | 'es' | 'ja' | 'ar'
