@@ -97,3 +97,32 @@ export type {
   InboxClientOptions,
   InboxClient,
 } from './client'
+
+// Components (their stylesheet is emitted as inbox-kit.css)
+import './styles/index.css'
+export { Inbox } from './components/Inbox/Inbox'
+export type { InboxProps, InboxViewProps, InboxPlacement, InboxTab } from './components/Inbox/Inbox'
+export { Bell } from './components/Bell/Bell'
+export type { BellProps, BellRenderProps, CountKind } from './components/Bell/Bell'
+export { Feed } from './components/Feed/Feed'
+export type { FeedProps, FeedFilter } from './components/Feed/Feed'
+export type { ViewportRect } from './components/Feed/useVirtualRows'
+export { NotificationItem, TOGGLE_READ_KEY } from './components/NotificationItem/NotificationItem'
+export type {
+  NotificationItemProps,
+  ItemHelpers,
+  NavigateHandler,
+  ActionHandler,
+} from './components/NotificationItem/NotificationItem'
+export { PreferencesPanel } from './components/PreferencesPanel/PreferencesPanel'
+export type { PreferencesPanelProps } from './components/PreferencesPanel/PreferencesPanel'
+export { TopicSubscriptions } from './components/TopicSubscriptions/TopicSubscriptions'
+export type { TopicSubscriptionsProps } from './components/TopicSubscriptions/TopicSubscriptions'
+export { useMessages } from './components/internal/ui'
+export type { MessagesValue } from './components/internal/ui'
+
+// Strings and formatting
+export { locales, baseMessages, resolveMessages, plural, en, de, fr, es, ja, ar } from './i18n'
+export type { InboxMessages, InboxLocale, PluralMessage } from './i18n'
+export { formatRelativeTime, formatDayLabel, formatDateTime, formatCount } from './core/format'
+export type { DayLabels } from './core/format'
