@@ -126,3 +126,62 @@ export { locales, baseMessages, resolveMessages, plural, en, de, fr, es, ja, ar 
 export type { InboxMessages, InboxLocale, PluralMessage } from './i18n'
 export { formatRelativeTime, formatDayLabel, formatDateTime, formatCount } from './core/format'
 export type { DayLabels } from './core/format'
+
+// Headless layer: provider, hooks, UI store and the React-free core they stand on
+export { InboxProvider } from './provider/InboxProvider'
+export type { InboxProviderProps } from './provider/InboxProvider'
+export type { InboxContextValue, InboxTheme } from './provider/InboxContext'
+export { createInboxStore } from './store/inboxStore'
+export type { InboxStore, InboxUiState, InboxView } from './store/inboxStore'
+export { useInboxContext } from './hooks/useInboxContext'
+export { useInboxStore } from './hooks/useInboxStore'
+export { useFeed } from './hooks/useFeed'
+export type { UseFeedOptions, UseFeedResult } from './hooks/useFeed'
+export { useCounts } from './hooks/useCounts'
+export type { UseCountsOptions, UseCountsResult } from './hooks/useCounts'
+export { useMarkAs } from './hooks/useMarkAs'
+export type { UseMarkAsResult } from './hooks/useMarkAs'
+export { useMarkAll } from './hooks/useMarkAll'
+export type { UseMarkAllResult } from './hooks/useMarkAll'
+export { usePreferences } from './hooks/usePreferences'
+export type { UsePreferencesOptions, UsePreferencesResult } from './hooks/usePreferences'
+export { usePreferencesReadOnly } from './hooks/usePreferencesReadOnly'
+export { useUpdatePreferences } from './hooks/useUpdatePreferences'
+export type { UseUpdatePreferencesResult } from './hooks/useUpdatePreferences'
+export { useSubscriberSubscriptions } from './hooks/useSubscriberSubscriptions'
+export type { UseSubscriberSubscriptionsOptions } from './hooks/useSubscriberSubscriptions'
+export { useTopicSubscriptions } from './hooks/useTopicSubscriptions'
+export type { UseTopicSubscriptionsOptions } from './hooks/useTopicSubscriptions'
+export type { CursorListResult } from './hooks/useCursorList'
+export { useActiveIntegrations } from './hooks/useActiveIntegrations'
+export type { UseActiveIntegrationsResult } from './hooks/useActiveIntegrations'
+export { useSetPrimaryIntegration } from './hooks/useSetPrimaryIntegration'
+export type { UseSetPrimaryIntegrationResult } from './hooks/useSetPrimaryIntegration'
+export { useTrigger } from './hooks/useTrigger'
+export type { UseTriggerResult } from './hooks/useTrigger'
+export { useBulkTrigger } from './hooks/useBulkTrigger'
+export type { UseBulkTriggerResult } from './hooks/useBulkTrigger'
+export { inboxKeys, COUNT_FILTERS, DEFAULT_FEED_LIMIT } from './core/queryKeys'
+export type { FeedFilters } from './core/queryKeys'
+export {
+  prefetchInbox,
+  feedQueryOptions,
+  countQueryOptions,
+  preferencesQueryOptions,
+  DEFAULT_POLL_INTERVAL,
+} from './core/queries'
+export type { PrefetchInboxOptions, QueryDeps } from './core/queries'
+export {
+  applyItemStates,
+  applyMarkAll,
+  applyPreferencesUpdate,
+  applySetPrimary,
+  compareFeedItems,
+  feedCount,
+  feedItems,
+  markAsState,
+  matchesFilters,
+  matchesPayload,
+  COUNT_CAP,
+} from './core/optimistic'
+export type { FeedData, ItemState } from './core/optimistic'

@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import type { Integration } from '../api/types'
+import { activeIntegrationsQueryOptions } from '../core/queries'
+import { useInboxContext } from './useInboxContext'
+
+/** What {@link useActiveIntegrations} returns. */
+export interface UseActiveIntegrationsResult {
+  /** Every active integration of the organization, all environments and channels. */
+  data?: Integration[]
+  isLoading: boolean
+  error: Error | null
+  refetch: () => Promise<void>
+}
+
+/**
+ * The organization's active integrations (an admin view; needs a key that may list them).
+ *
+ * @example
+ * const { data } = useActiveIntegrations()
+ * const primaryEmail = data?.find((i) => i.channel === 'email' && i.primary)
+ */
+export function useActiveIntegrations(options: { enabled?: boolean } = {}, name = 'useActiveIntegrations'): UseActiveIntegrationsResult {
+  const { client, queryClient, subscriberId, enabled } = useInboxContext(name)
+  const query = useQuery(
+    { ...activeIntegrationsQueryOptions({ client, subscriberId }), enabled: enabled && options.enabled !== false },
+    queryClient,
+  )
+  const { refetch: again } = query
+  const refetch = useCallback(async () => {
+    await again()
+  }, [again])
+  return {
+    ...(query.data !== undefined ? { data: query.data } : {}),
+    isLoading: query.isLoading,
+    error: query.error,
+    refetch,
+  }
+}
