@@ -58,12 +58,14 @@ describe('errors are values a UI can show', () => {
     expect(seen).toHaveLength(1)
   })
 
-  it('5xx: status and the service message', async () => {
+  it('5xx: status, the service message and its errorId', async () => {
     const { client, service } = setup()
     service.faults.add({ path: FEED, status: 500 })
     const error = await rejection(client({ retry: false }).getFeed(TEST_SUBSCRIBER_ID))
     expect(error).toBeInstanceOf(ApiError)
     expect(error).toMatchObject({ status: 500, message: 'Injected failure', path: FEED })
+    expect((error as ApiError).errorId).toBe((error as ApiError & { body: { errorId: string } }).body.errorId)
+    expect((error as ApiError).errorId).toMatch(/^[0-9a-f-]{36}$/)
   })
 
   it('a 2xx body that is not JSON is a ResponseShapeError', async () => {
