@@ -692,7 +692,10 @@ export interface InboxClientOptions {
   timeout?: number
   /** `false` turns retries off. */
   retry?: RetryOptions | false
-  /** The subscriber that subscriber-scoped methods use when none is passed. */
+  /**
+   * The subscriber this client serves, kept in `client.options` for code that is handed only the client.
+   * The methods do not read it: each subscriber-scoped method takes its id explicitly.
+   */
   subscriberId?: string
 }
 
