@@ -1,6 +1,6 @@
 import { encodePayloadFilter, path, queryString, randomKey } from './encoding'
 import { ApiError, NetworkError, ResponseShapeError, TimeoutError } from './errors'
-import { isRetryable, parseRetryAfter, retryDelay, sleep } from './retry'
+import { abortable, isRetryable, parseRetryAfter, retryDelay, sleep } from './retry'
 import type { InboxClient, InboxClientOptions, RequestOptions, RetryOptions } from './types'
 import * as v from './validate'
 
@@ -89,7 +89,8 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
       if (options.apiKey) headers.authorization = `ApiKey ${options.apiKey}`
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
       // Lower-cased so that a caller's `Authorization` replaces ours instead of sitting beside it.
-      for (const extra of [options.headers, await options.getHeaders?.()]) {
+      const computed = options.getHeaders && (await abortable(Promise.resolve(options.getHeaders()), opts.signal))
+      for (const extra of [options.headers, computed]) {
         for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value
       }
       let error: unknown

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   ApiError,
   InboxError,
@@ -132,7 +132,7 @@ describe('errors are values a UI can show', () => {
   })
 
   it('abort rejects with the AbortError at once, in flight or between retries', async () => {
-    const { client, service } = setup()
+    const { client, service, seen } = setup()
     service.faults.add({ path: FEED, latency: 60_000, times: 1 })
     const inFlight = new AbortController()
     const pending = client().getFeed(TEST_SUBSCRIBER_ID, {}, { signal: inFlight.signal })
@@ -145,8 +145,20 @@ describe('errors are values a UI can show', () => {
     const waiting = new AbortController()
     const api = client({ retry: { retries: 3, baseDelay: 60_000, maxDelay: 60_000 } })
     const retrying = api.getFeed(TEST_SUBSCRIBER_ID, {}, { signal: waiting.signal })
-    setTimeout(() => waiting.abort(), 10)
+    // Once the 503 is in, the client waits 30 s or more before its next attempt; the abort ends that wait.
+    await vi.waitFor(() => expect(seen).toHaveLength(2))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    waiting.abort()
     expect(((await rejection(retrying)) as Error).name).toBe('AbortError')
+
+    const slowToken = new AbortController()
+    const tokenPending = client({ getHeaders: () => new Promise(() => undefined) }).getFeed(
+      TEST_SUBSCRIBER_ID,
+      {},
+      { signal: slowToken.signal },
+    )
+    slowToken.abort()
+    expect(((await rejection(tokenPending)) as Error).name).toBe('AbortError')
 
     const already = AbortSignal.abort()
     expect(((await rejection(api.listActiveIntegrations({ signal: already }))) as Error).name).toBe('AbortError')
