@@ -1,5 +1,6 @@
 import type { Actor, JsonObject, MessageCta, TriggerResult } from '../src/api/types'
 import { HttpError, Issues } from './http'
+import { uuid } from './ids'
 import { channelEnabled } from './preferences'
 import type { Environment, Store, SubscriberFields } from './store'
 import type { IntegrationRecord, StepRecord, SubscriberRecord, TenantRecord, WorkflowRecord } from './types'
@@ -148,7 +149,7 @@ export class Delivery {
     if (recipients.length === 0)
       return { acknowledged: true, status: 'invalid_recipients', error: ['No valid recipients'] }
     const actor = this.actor(env, body.actor)
-    const transactionId = typeof body.transactionId === 'string' ? body.transactionId : crypto.randomUUID()
+    const transactionId = typeof body.transactionId === 'string' ? body.transactionId : uuid()
     const run = {
       env,
       workflow,

@@ -2,6 +2,7 @@ import { Delivery, Scheduler } from './delivery'
 import { demoFixture } from './fixtures/demo'
 import { Faults, IdempotencyStore, RateLimiter, type StoredResponse } from './guards'
 import { HttpError, errorBody, json, readJson } from './http'
+import { uuid } from './ids'
 import { matchRoute, type RouteResult } from './routes'
 import { Store } from './store'
 import type { Service, ServiceOptions } from './types'
@@ -85,7 +86,7 @@ export function createService(options: ServiceOptions = {}): Service {
       if (fault.status !== undefined)
         return json(
           fault.status,
-          errorBody(fault.status, 'Injected failure', url.pathname, fault.status >= 500 ? { errorId: crypto.randomUUID() } : {}),
+          errorBody(fault.status, 'Injected failure', url.pathname, fault.status >= 500 ? { errorId: uuid() } : {}),
           fault.status === 429 || fault.status === 503 ? { 'Retry-After': '1' } : {},
         )
       if (fault.malformed)
@@ -174,7 +175,7 @@ export function createService(options: ServiceOptions = {}): Service {
           idempotency.finish(claimed.scope, keyHeader, claimed.fingerprint, { status: error.status, body, headers })
         return new Response(body, { status: error.status, headers: { ...headers, ...extra } })
       }
-      const errorId = crypto.randomUUID()
+      const errorId = uuid()
       console.error(`[inbox-kit service] ${errorId}`, error)
       return json(500, errorBody(500, 'Internal server error', url.pathname, { errorId }), extra)
     }

@@ -14,7 +14,7 @@ import type {
 } from '../src/api/types'
 import type { Fixture, FixtureSubscriber } from './fixture'
 import { FeedIndex, compareMessages } from './feedIndex'
-import { createIdGenerator, iso } from './ids'
+import { createIdGenerator, iso, uuid } from './ids'
 import { insertSorted, lowerBound } from './sorted'
 import type {
   IntegrationRecord,
@@ -220,7 +220,7 @@ export class Store implements ServiceState {
         payload: m.payload ?? {},
         overrides: {},
         status: m.status ?? 'sent',
-        transactionId: m.transactionId ?? crypto.randomUUID(),
+        transactionId: m.transactionId ?? uuid(),
       })
     }
   }
