@@ -1,0 +1,233 @@
+// @vitest-environment jsdom
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
+import { StrictMode, type ReactNode } from 'react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useCounts } from '../../src/hooks/useCounts'
+import { useFeed } from '../../src/hooks/useFeed'
+import { useMarkAs } from '../../src/hooks/useMarkAs'
+import { feedFixture, settled, setup, UNREAD, UNSEEN } from './harness'
+
+afterEach(cleanup)
+
+function useInbox(filters: Parameters<typeof useFeed>[0] = {}) {
+  return { feed: useFeed(filters), counts: useCounts(), marks: useMarkAs() }
+}
+
+describe('useFeed and useCounts', () => {
+  it('lists the feed page by page, newest first, and counts unread and unseen from the same endpoint', async () => {
+    const h = setup({ fixture: feedFixture(45, (i) => ({ read: i % 3 === 0, seen: i % 3 !== 2 })) })
+    const { result } = renderHook(() => useInbox({ limit: 20 }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(20))
+    expect(result.current.feed.hasMore).toBe(true)
+    expect(result.current.feed.totalCount).toBe(45)
+    expect(result.current.feed.items.map((i) => i.content).slice(0, 3)).toEqual(['Message 0', 'Message 1', 'Message 2'])
+    await act(() => result.current.feed.fetchNextPage())
+    await act(() => result.current.feed.fetchNextPage())
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(45))
+    expect(result.current.feed.hasMore).toBe(false)
+    expect(h.feedRequests().map((r) => r.search.get('page'))).toContain('2')
+    const state = h.serviceState()
+    expect(result.current.counts).toMatchObject({ unread: state.unread, unseen: state.unseen, unreadCapped: false, unseenCapped: false })
+    expect(h.feedRequests({ read: 'false' })[0]?.search.get('limit')).toBe('100')
+    expect(h.feedRequests({ seen: 'false' })[0]?.search.get('limit')).toBe('100')
+  })
+
+  it('caps the counts above 99', async () => {
+    const h = setup({ fixture: feedFixture(120) })
+    const { result } = renderHook(() => useCounts(), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.isLoading).toBe(false))
+    expect(result.current).toMatchObject({ unread: 100, unreadCapped: true, unseenCapped: true })
+  })
+
+  it('filters by payload', async () => {
+    const h = setup({ fixture: feedFixture(10, (i) => ({ payload: { team: i % 2 ? 'a' : 'b', n: i } })) })
+    const { result } = renderHook(() => useFeed({ payload: { team: 'a' } }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.items).toHaveLength(5))
+    expect(result.current.items.every((i) => i.payload?.team === 'a')).toBe(true)
+  })
+})
+
+describe('request counts', () => {
+  for (const strict of [false, true]) {
+    it(`a mount costs one feed request and one per count kind${strict ? ' under StrictMode' : ''}`, async () => {
+      const h = setup({ fixture: feedFixture(30, (i) => ({ read: i > 5 })) })
+      const wrapper = strict
+        ? ({ children }: { children?: ReactNode }) => <StrictMode>{h.wrapper({ children })}</StrictMode>
+        : h.wrapper
+      const { result } = renderHook(() => useInbox(), { wrapper })
+      await waitFor(() => expect(result.current.feed.items.length).toBeGreaterThan(0))
+      await settled(h.queryClient)
+      expect(h.feedRequests({ read: 'false' })).toHaveLength(1)
+      expect(h.feedRequests({ seen: 'false' })).toHaveLength(1)
+      expect(h.requests).toHaveLength(3)
+      console.info(`[measure] mount${strict ? ' (StrictMode)' : ''}: ${h.requests.length} requests`)
+    })
+  }
+
+  it('a mark-as costs one request', async () => {
+    const h = setup({ fixture: feedFixture(30, (i) => ({ read: i > 5 })) })
+    const { result } = renderHook(() => useInbox(), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.counts.unread).toBe(6))
+    await settled(h.queryClient)
+    const before = h.requests.length
+    const id = result.current.feed.items[0]!._id
+    await act(() => result.current.marks.markAs({ ids: id, markAs: 'read' }))
+    await settled(h.queryClient)
+    expect(h.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/subscribers/user-1/messages/mark-as',
+    ])
+    expect(result.current.counts.unread).toBe(5)
+    console.info(`[measure] mark one: ${h.requests.length - before} request(s)`)
+  })
+})
+
+describe('useMarkAs', () => {
+  it('shows the change before the service answers (list, filtered lists and counts in one render)', async () => {
+    const h = setup({ fixture: feedFixture(8, (i) => ({ read: i >= 4 })) })
+    const renders: { read: boolean | undefined; inUnread: boolean; unread: number }[] = []
+    const { result } = renderHook(
+      () => {
+        const all = useFeed()
+        const unread = useFeed({ read: false })
+        const counts = useCounts()
+        const marks = useMarkAs()
+        const id = all.items[1]?._id
+        renders.push({
+          read: all.items[1]?.read,
+          inUnread: unread.items.some((i) => i._id === id),
+          unread: counts.unread,
+        })
+        return { all, unread, counts, marks }
+      },
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.counts.unread).toBe(4))
+    await settled(h.queryClient)
+    const id = result.current.all.items[1]!._id
+    h.service.faults.add({ path: /mark-as$/, latency: 300 })
+    const started = performance.now()
+    let changedAt = 0
+    const unsubscribe = h.queryClient.getQueryCache().subscribe(() => {
+      if (!changedAt && h.cachedItems().find((i) => i._id === id)?.read) changedAt = performance.now()
+    })
+    renders.length = 0
+    let done = false
+    let pending!: Promise<void>
+    act(() => {
+      pending = result.current.marks.markAs({ ids: id, markAs: 'read' }).then(() => {
+        done = true
+      })
+    })
+    await waitFor(() => expect(result.current.all.items[1]!.read).toBe(true))
+    expect(done).toBe(false)
+    expect(h.serviceState().byId.get(id)?.read).toBe(false)
+    expect(result.current.unread.items.some((i) => i._id === id)).toBe(false)
+    expect(result.current.counts.unread).toBe(3)
+    // No render shows the item read while the counts still count it (or the reverse).
+    for (const r of renders) expect(r.read === true ? r.unread === 3 && !r.inUnread : r.unread === 4 && r.inUnread).toBe(true)
+    console.info(`[measure] optimistic latency with 300 ms service latency: ${(changedAt - started).toFixed(1)} ms`)
+    unsubscribe()
+    await act(() => pending)
+    expect(h.serviceState().byId.get(id)?.read).toBe(true)
+  })
+
+  it('rolls back to the exact prior cache on a 500 and exposes the error', async () => {
+    const h = setup({ fixture: feedFixture(12, (i) => ({ read: i % 2 === 0 })) })
+    const { result } = renderHook(
+      () => ({ all: useFeed(), unread: useFeed({ read: false }), read: useFeed({ read: true }), counts: useCounts(), marks: useMarkAs() }),
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.read.items).toHaveLength(6))
+    await settled(h.queryClient)
+    const keys = [{}, { read: false }, { read: true }, UNREAD, UNSEEN]
+    const snapshot = keys.map((k) => structuredClone(h.cached(k)))
+    h.service.faults.add({ path: /mark-as$/, status: 500, latency: 50, times: 1 })
+    const id = result.current.unread.items[0]!._id
+    let pending!: Promise<void>
+    act(() => {
+      pending = result.current.marks.markAs({ ids: id, markAs: 'read' })
+    })
+    await waitFor(() => expect(result.current.read.items.some((i) => i._id === id)).toBe(true))
+    await act(() => pending)
+    expect(keys.map((k) => h.cached(k))).toEqual(snapshot)
+    expect(result.current.marks.error).toMatchObject({ status: 500 })
+    await settled(h.queryClient)
+    expect(keys.map((k) => h.cached(k))).toEqual(snapshot)
+    act(() => result.current.marks.reset())
+    await waitFor(() => expect(result.current.marks.error).toBeNull())
+  })
+
+  it('moves items between filtered lists both ways, and the counts equal the lists and the service', async () => {
+    const h = setup({ fixture: feedFixture(10, (i) => ({ read: i >= 5, seen: i >= 3 })) })
+    const { result } = renderHook(
+      () => ({
+        all: useFeed(),
+        unread: useFeed({ read: false }),
+        read: useFeed({ read: true }),
+        unseen: useFeed({ seen: false }),
+        counts: useCounts(),
+        marks: useMarkAs(),
+      }),
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.read.items).toHaveLength(5))
+    await settled(h.queryClient)
+    const [a, b, c] = result.current.all.items.map((i) => i._id)
+    const f = result.current.all.items[7]!._id
+    await act(() => result.current.marks.markAs({ ids: [a!, b!], markAs: 'read' }))
+    await act(() => result.current.marks.markAs({ ids: f, markAs: 'unread' }))
+    await act(() => result.current.marks.markAs({ ids: c!, markAs: 'unseen' }))
+    const cur = result.current
+    expect(cur.unread.items.map((i) => i._id)).not.toContain(a)
+    expect(cur.read.items.map((i) => i._id)).toContain(a)
+    expect(cur.unread.items.map((i) => i._id)).toContain(f)
+    expect(cur.read.items.map((i) => i._id)).not.toContain(f)
+    // Inserted at its place in the order.
+    expect(cur.unread.items.map((i) => i._id)).toEqual(cur.all.items.filter((i) => !i.read).map((i) => i._id))
+    expect(cur.unseen.items.map((i) => i._id)).toEqual(cur.all.items.filter((i) => !i.seen).map((i) => i._id))
+    const state = h.serviceState()
+    expect(cur.counts.unread).toBe(cur.all.items.filter((i) => !i.read).length)
+    expect(cur.counts.unseen).toBe(cur.all.items.filter((i) => !i.seen).length)
+    expect(cur.counts).toMatchObject({ unread: state.unread, unseen: state.unseen })
+    for (const item of cur.all.items) expect(state.byId.get(item._id)).toEqual({ read: item.read, seen: item.seen })
+  })
+
+  it('ends in the state of the last intent when one item is toggled quickly, and each call keeps one idempotency key', async () => {
+    const h = setup({ fixture: feedFixture(3) })
+    const { result } = renderHook(() => useInbox(), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.counts.unread).toBe(3))
+    await settled(h.queryClient)
+    const id = result.current.feed.items[0]!._id
+    // The first request is slow: without ordering, the second would land first and the first would win.
+    h.service.faults.add({ path: /mark-as$/, latency: 120, times: 1 })
+    const calls: Promise<void>[] = []
+    act(() => {
+      calls.push(result.current.marks.markAs({ ids: id, markAs: 'read' }))
+      calls.push(result.current.marks.markAs({ ids: id, markAs: 'unread' }))
+      calls.push(result.current.marks.markAs({ ids: id, markAs: 'read' }))
+      calls.push(result.current.marks.markAs({ ids: id, markAs: 'unread' }))
+    })
+    await act(() => Promise.all(calls).then(() => undefined))
+    await settled(h.queryClient)
+    expect(h.serviceState().byId.get(id)?.read).toBe(false)
+    expect(result.current.feed.items[0]!.read).toBe(false)
+    expect(result.current.counts.unread).toBe(3)
+    const marks = h.requests.filter((r) => r.path.endsWith('/mark-as'))
+    expect(marks.map((r) => (r.body as { markAs: string }).markAs)).toEqual(['read', 'unread', 'read', 'unread'])
+    expect(new Set(marks.map((r) => r.idempotencyKey)).size).toBe(4)
+  })
+
+  it('retries a failed request with the same idempotency key', async () => {
+    const h = setup({ fixture: feedFixture(3), client: { retry: { retries: 2, baseDelay: 1, maxDelay: 5 } } })
+    const { result } = renderHook(() => useInbox(), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.counts.unread).toBe(3))
+    h.service.faults.add({ path: /mark-as$/, status: 503, times: 2 })
+    await act(() => result.current.marks.markAs({ ids: result.current.feed.items[0]!._id, markAs: 'read' }))
+    const marks = h.requests.filter((r) => r.path.endsWith('/mark-as'))
+    expect(marks).toHaveLength(3)
+    expect(new Set(marks.map((r) => r.idempotencyKey)).size).toBe(1)
+    expect(marks[0]!.idempotencyKey).toBeTruthy()
+    expect(result.current.marks.error).toBeNull()
+    expect(h.serviceState().unread).toBe(2)
+  })
+})
