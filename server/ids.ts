@@ -23,6 +23,5 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString()
 }
 
-
 /** A random UUID v4 that also works outside secure contexts. */
 export { randomKey as uuid } from '../src/api/encoding'

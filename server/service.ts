@@ -73,6 +73,8 @@ export function createService(options: ServiceOptions = {}): Service {
     let path = url.pathname
     const inBase = !basePath || path === basePath || path.startsWith(basePath + '/')
     if (basePath && inBase) path = path.slice(basePath.length) || '/'
+    const keyHeader = method === 'POST' || method === 'PATCH' ? request.headers.get('idempotency-key') : null
+    const echo: Record<string, string> = keyHeader !== null ? { 'Idempotency-Key': keyHeader } : {}
     const fault = faults.take(method, path)
     let latency = baseLatency + (fault?.latency ?? 0)
     const wait = async () => {
@@ -87,15 +89,13 @@ export function createService(options: ServiceOptions = {}): Service {
         return json(
           fault.status,
           errorBody(fault.status, 'Injected failure', url.pathname, fault.status >= 500 ? { errorId: uuid() } : {}),
-          fault.status === 429 || fault.status === 503 ? { 'Retry-After': '1' } : {},
+          { ...echo, ...(fault.status === 429 || fault.status === 503 ? { 'Retry-After': '1' } : {}) },
         )
       if (fault.malformed)
-        return new Response('{"data": [{"_id": "', { status: 200, headers: { 'content-type': 'application/json' } })
-      return json(200, fault.body)
+        return new Response('{"data": [{"_id": "', { status: 200, headers: { 'content-type': 'application/json', ...echo } })
+      return json(200, fault.body, echo)
     }
 
-    const keyHeader = method === 'POST' || method === 'PATCH' ? request.headers.get('idempotency-key') : null
-    const echo: Record<string, string> = keyHeader !== null ? { 'Idempotency-Key': keyHeader } : {}
     let extra: Record<string, string> = { ...echo }
     let claimed: { scope: string; fingerprint: string } | undefined
     try {

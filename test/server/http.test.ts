@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { TEST_SUBSCRIBER_ID, buildFixture, messages } from '../support/fixtures'
+import { TEST_SUBSCRIBER_ID, buildFixture, integration, messages } from '../support/fixtures'
 import { rawService } from './helpers'
 
 const FEED = `/v1/subscribers/${TEST_SUBSCRIBER_ID}/notifications/feed`
@@ -99,9 +99,9 @@ describe('envelope mode and basePath', () => {
     const { call, service } = rawService({ fixture, envelope: true })
     const feed = await call(FEED)
     expect(Object.keys(feed.json).sort()).toEqual(['data', 'hasMore', 'page', 'pageSize', 'totalCount'])
-    const id = service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
-    const mark = await call(MARK, { body: { messageId: id, markAs: 'read' } })
-    expect(mark.json.data[0]._id).toBe(id)
+    const messageId = service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
+    const mark = await call(MARK, { body: { messageId, markAs: 'read' } })
+    expect(mark.json.data[0]._id).toBe(messageId)
     expect((await call('/v1/integrations/active')).json).toEqual({ data: [] })
     expect((await call(`/v2/subscribers/${TEST_SUBSCRIBER_ID}/preferences`)).json.data.global.enabled).toBe(true)
     const trigger = await call('/v1/events/trigger', { body: { name: 'test-workflow', to: TEST_SUBSCRIBER_ID } })
@@ -109,6 +109,15 @@ describe('envelope mode and basePath', () => {
     const bulk = await call('/v1/events/trigger/bulk', { body: { events: [{ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }] } })
     expect(bulk.json.data).toHaveLength(1)
     expect((await call('/v1/nope')).json.data).toBeUndefined()
+    const { call: callWithEmail, service: withEmail } = rawService({
+      fixture: buildFixture({ integrations: [integration('email', 'mail')] }),
+      envelope: true,
+    })
+    const id = withEmail.state.integrations()[0]!._id
+    const primary = await callWithEmail(`/v1/integrations/${id}/set-primary`, { method: 'POST' })
+    expect(primary.json.data).toMatchObject({ _id: id, primary: true })
+    const topics = await callWithEmail(`/v2/subscribers/${TEST_SUBSCRIBER_ID}/subscriptions`)
+    expect(topics.json).toEqual({ data: [], next: null, previous: null })
   })
 
   it('serves under a basePath and 404s outside it', async () => {
