@@ -173,7 +173,8 @@ export function Feed<P extends JsonObject = JsonObject>({
     if (ids.length === 0) return
     const timer = setTimeout(() => {
       ids.forEach((id) => requestedSeen.current.add(id))
-      markAs({ ids, markAs: 'seen' }).catch(() => ids.forEach((id) => requestedSeen.current.delete(id)))
+      // Once answered, seen items are no longer unseen; failed ones may be asked for again.
+      void markAs({ ids, markAs: 'seen' }).then(() => ids.forEach((id) => requestedSeen.current.delete(id)))
     }, 150)
     return () => clearTimeout(timer)
   }, [markSeenOnView, firstVisible, lastVisible, rows, markAs])

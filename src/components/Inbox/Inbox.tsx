@@ -194,15 +194,6 @@ function InboxView<P extends JsonObject = JsonObject>({
   }
 
   const markAll = useMarkAll('read', 'Inbox')
-  const [markAllFailed, setMarkAllFailed] = useState(false)
-  const onMarkAll = async () => {
-    setMarkAllFailed(false)
-    try {
-      await markAll.markAll()
-    } catch {
-      setMarkAllFailed(true)
-    }
-  }
 
   const announcement = useNewNotificationAnnouncement(counts.unseen, counts.isLoading)
 
@@ -263,7 +254,7 @@ function InboxView<P extends JsonObject = JsonObject>({
                     aria-label={m.markAllAsRead}
                     title={m.markAllAsRead}
                     disabled={markAll.isPending || (counts.unread ?? 0) === 0}
-                    onClick={() => void onMarkAll()}
+                    onClick={() => void markAll.markAll()}
                   >
                     <CheckAllIcon width={18} height={18} />
                   </button>
@@ -281,11 +272,11 @@ function InboxView<P extends JsonObject = JsonObject>({
                 </div>
               )}
             </div>
-            {markAllFailed && view === 'feed' && (
+            {markAll.error && view === 'feed' && (
               <div className={c('inbox-banner')} role="alert">
                 <AlertIcon width={16} height={16} />
                 <span>{m.markAllError}</span>
-                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => setMarkAllFailed(false)}>
+                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={markAll.reset}>
                   {m.dismiss}
                 </button>
               </div>

@@ -1,4 +1,4 @@
-import { forwardRef, useCallback, useId, useState } from 'react'
+import { forwardRef, useCallback, useId } from 'react'
 import type {
   HTMLAttributes,
   KeyboardEvent,
@@ -79,25 +79,13 @@ export const NotificationItem = forwardRef<HTMLElement, NotificationItemProps>(f
 ): ReactElement {
   const { messages: m, locale } = useMessages('NotificationItem')
   const { root, c } = useComponentUI('NotificationItem', unstyled)
-  const { markAs } = useMarkAs('NotificationItem')
-  const [error, setError] = useState(false)
-  const [pending, setPending] = useState(false)
+  const { markAs, error, isPending: pending } = useMarkAs('NotificationItem')
   const now = useNow()
   const id = useId()
   const href = safeUrl(item.cta?.data?.url)
 
   const mark = useCallback(
-    async (kind: 'read' | 'unread') => {
-      setError(false)
-      setPending(true)
-      try {
-        await markAs({ ids: [item._id], markAs: kind })
-      } catch {
-        setError(true)
-      } finally {
-        setPending(false)
-      }
-    },
+    (kind: 'read' | 'unread') => markAs({ ids: [item._id], markAs: kind }),
     [markAs, item._id],
   )
   const markAsRead = useCallback(() => mark('read'), [mark])

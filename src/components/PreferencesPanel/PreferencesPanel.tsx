@@ -45,23 +45,16 @@ export function PreferencesPanel({
   const readOnly = !!(prefs.readOnly || updater.readOnly)
   const [overlay, setOverlay] = useState<Overlay>({})
   const [scheduleDraft, setScheduleDraft] = useState<Schedule | null>(null)
-  const [failed, setFailed] = useState(false)
   const id = useId()
 
   const send = async (body: UpdatePreferencesBody, keys: string[], onDone?: () => void) => {
-    setFailed(false)
-    try {
-      await updater.update(body)
-    } catch {
-      setFailed(true)
-    } finally {
-      setOverlay((o) => {
-        const next = { ...o }
-        for (const k of keys) delete next[k]
-        return next
-      })
-      onDone?.()
-    }
+    await updater.update(body)
+    setOverlay((o) => {
+      const next = { ...o }
+      for (const k of keys) delete next[k]
+      return next
+    })
+    onDone?.()
   }
 
   const toggle = (workflowId: string | undefined, channel: Channel, value: boolean) => {
@@ -161,11 +154,11 @@ export function PreferencesPanel({
   return (
     <div {...root} className={cx(c('inbox-prefs'), className)} data-state="ready" {...rest}>
       {readOnly && <p className={c('inbox-prefs__note')}>{m.preferencesReadOnly}</p>}
-      {failed && (
+      {updater.error && (
         <div className={c('inbox-banner')} role="alert">
           <AlertIcon width={16} height={16} />
           <span>{m.preferencesSaveError}</span>
-          <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => setFailed(false)}>
+          <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={updater.reset}>
             {m.dismiss}
           </button>
         </div>

@@ -1,0 +1,225 @@
+// @vitest-environment jsdom
+import { act, screen, waitFor, within } from '@testing-library/react'
+import { render } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
+import { describe, expect, it } from 'vitest'
+import { Inbox } from '../../src/components/Inbox/Inbox'
+import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
+import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
+
+const fixture = (count = 6) =>
+  buildFixture({
+    workflows: [workflow('test-workflow', [inApp('Hello {{subscriber.firstName}}')])],
+    messages: messages(TEST_SUBSCRIBER_ID, count, (i) => ({ subject: `Subject ${i}`, read: i >= 3, seen: i >= 3 })),
+  })
+
+async function openWithKeyboard(user: ReturnType<typeof userEvent.setup>, key = '{Enter}') {
+  await user.tab()
+  const bell = screen.getByRole('button', { name: /^Notifications/ })
+  expect(document.activeElement).toBe(bell)
+  await user.keyboard(key)
+  return { bell, dialog: await screen.findByRole('dialog', { name: 'Notifications' }) }
+}
+
+describe('Inbox', () => {
+  it('opens with Enter into a labelled dialog that holds focus; Escape closes it and focus returns to the Bell', async () => {
+    const { user, container } = renderWithInbox(<Inbox markSeenOnOpen={false} />, { fixture: fixture() })
+    await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    const { bell, dialog } = await openWithKeyboard(user)
+    expect(bell.getAttribute('aria-expanded')).toBe('true')
+    expect(dialog.contains(document.activeElement)).toBe(true)
+    await screen.findByRole('feed')
+    await expectAccessible(container)
+
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(bell)
+    expect(bell.getAttribute('aria-expanded')).toBe('false')
+  })
+
+  it('opens with Space too', async () => {
+    const { user } = renderWithInbox(<Inbox />, { fixture: fixture() })
+    const { dialog } = await openWithKeyboard(user, ' ')
+    expect(dialog).toBeTruthy()
+  })
+
+  it('keeps Tab and Shift+Tab inside the dialog', async () => {
+    const { user } = renderWithInbox(<Inbox markSeenOnOpen={false} />, { fixture: fixture() })
+    const { dialog } = await openWithKeyboard(user)
+    await screen.findByRole('feed')
+    const seen = new Set<Element>()
+    for (let i = 0; i < 30; i++) {
+      await user.tab()
+      expect(dialog.contains(document.activeElement)).toBe(true)
+      seen.add(document.activeElement!)
+    }
+    for (let i = 0; i < 10; i++) {
+      await user.tab({ shift: true })
+      expect(dialog.contains(document.activeElement)).toBe(true)
+    }
+    // It cycles: the header buttons and the tab were all reached.
+    expect(seen.has(screen.getByRole('button', { name: 'Mark all as read' }))).toBe(true)
+    expect(seen.has(screen.getByRole('tab', { name: 'All' }))).toBe(true)
+  })
+
+  it('closes on a click outside', async () => {
+    const { user } = renderWithInbox(
+      <>
+        <p>Outside</p>
+        <Inbox defaultOpen />
+      </>,
+      { fixture: fixture() },
+    )
+    await screen.findByRole('dialog')
+    await user.click(screen.getByText('Outside'))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('can be controlled with open and onOpenChange', async () => {
+    const changes: boolean[] = []
+    function Controlled() {
+      const [open, setOpen] = useState(false)
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Open from outside
+          </button>
+          <Inbox
+            open={open}
+            onOpenChange={(next) => {
+              changes.push(next)
+              setOpen(next)
+            }}
+          />
+        </>
+      )
+    }
+    const { user } = renderWithInbox(<Controlled />, { fixture: fixture() })
+    await user.click(screen.getByRole('button', { name: 'Open from outside' }))
+    const dialog = await screen.findByRole('dialog')
+    await user.click(within(dialog).getByRole('button', { name: 'Mark all as read' }).ownerDocument.body)
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(changes).toEqual([false])
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    expect(await screen.findByRole('dialog')).toBeTruthy()
+    expect(changes).toEqual([false, true])
+  })
+
+  it('marks what is in view as seen when it opens', async () => {
+    const { user, client } = renderWithInbox(<Inbox />, { fixture: fixture() })
+    await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    await screen.findByRole('feed')
+    await waitFor(async () => expect((await serviceFeed(client, { seen: false })).data).toHaveLength(0))
+    await screen.findByRole('button', { name: 'Notifications' })
+  })
+
+  it('marks all as read at once, before the service answers', async () => {
+    const { user, service, client } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, { fixture: fixture() })
+    await screen.findByRole('button', { name: 'Notifications, 3 unread' })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    const feed = await screen.findByRole('feed')
+    expect(feed.querySelectorAll('article[data-unread]')).toHaveLength(3)
+    const release = service.faults.add({ path: /mark-as$/, latency: 300 })
+    await user.click(screen.getByRole('button', { name: 'Mark all as read' }))
+    // Optimistic: the badge and the items change while the request is still in flight.
+    await waitFor(() => expect(feed.querySelectorAll('article[data-unread]')).toHaveLength(0))
+    expect(screen.getByRole('button', { name: 'Notifications' })).toBeTruthy()
+    expect((await serviceFeed(client, { read: false })).data.length).toBeGreaterThan(0)
+    await waitFor(async () => expect((await serviceFeed(client, { read: false })).data).toHaveLength(0))
+    release()
+  })
+
+  it('rolls mark-all back with a visible error when the service fails', async () => {
+    const { user, service, client } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, { fixture: fixture() })
+    await screen.findByRole('button', { name: 'Notifications, 3 unread' })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    const feed = await screen.findByRole('feed')
+    service.faults.add({ path: /mark-as$/, status: 500 })
+    await user.click(screen.getByRole('button', { name: 'Mark all as read' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Not all notifications could be marked as read.')
+    await waitFor(() => expect(feed.querySelectorAll('article[data-unread]')).toHaveLength(3))
+    expect(screen.getByRole('button', { name: 'Notifications, 3 unread' })).toBeTruthy()
+    expect((await serviceFeed(client, { read: false })).data).toHaveLength(3)
+  })
+
+  it('switches to the Unread tab with the arrow keys and lists only unread items', async () => {
+    const { user } = renderWithInbox(<Inbox markSeenOnOpen={false} />, { fixture: fixture() })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    await screen.findByRole('feed')
+    const all = screen.getByRole('tab', { name: 'All' })
+    expect(all.getAttribute('aria-selected')).toBe('true')
+    all.focus()
+    await user.keyboard('{ArrowRight}')
+    const unread = screen.getByRole('tab', { name: /^Unread/ })
+    expect(unread.getAttribute('aria-selected')).toBe('true')
+    expect(document.activeElement).toBe(unread)
+    const panel = screen.getByRole('tabpanel')
+    expect(panel.getAttribute('aria-labelledby')).toBe(unread.id)
+    await waitFor(() => expect(within(panel).getAllByRole('article')).toHaveLength(3))
+    for (const article of within(panel).getAllByRole('article')) expect(article.hasAttribute('data-unread')).toBe(true)
+  })
+
+  it('adds tabs defined by feed filters', async () => {
+    const f = buildFixture({
+      messages: messages(TEST_SUBSCRIBER_ID, 4, (i) => ({ subject: `S${i}`, payload: { kind: i % 2 ? 'billing' : 'social' } })),
+    })
+    const { user } = renderWithInbox(
+      <Inbox tabs={[{ id: 'billing', label: 'Billing', filter: { payload: { kind: 'billing' } } }]} markSeenOnOpen={false} />,
+      { fixture: f },
+    )
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    await user.click(await screen.findByRole('tab', { name: 'Billing' }))
+    const panel = screen.getByRole('tabpanel')
+    await waitFor(() => expect(within(panel).getAllByRole('article').map((a) => a.getAttribute('aria-labelledby') && a.querySelector('h3')?.textContent)).toEqual(['S1', 'S3']))
+  })
+
+  it('goes to the preferences and back', async () => {
+    const { user, container } = renderWithInbox(<Inbox />, { fixture: fixture() })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    await user.click(await screen.findByRole('button', { name: 'Notification settings' }))
+    expect(await screen.findByRole('dialog', { name: 'Notification settings' })).toBeTruthy()
+    expect((await screen.findAllByRole('switch', { name: 'In-app' })).length).toBeGreaterThan(0)
+    await expectAccessible(container)
+    await user.click(screen.getByRole('button', { name: 'Back to notifications' }))
+    expect(await screen.findByRole('feed')).toBeTruthy()
+  })
+
+  it('announces new notifications in one polite live region', async () => {
+    const { client, service, queryClient, container } = renderWithInbox(<Inbox />, { fixture: fixture() })
+    await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    const regions = container.querySelectorAll('[aria-live]')
+    expect(regions).toHaveLength(1)
+    expect(regions[0]!.getAttribute('aria-live')).toBe('polite')
+    expect(regions[0]!.textContent).toBe('')
+    await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+    await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+    await service.settle()
+    await act(() => queryClient.invalidateQueries())
+    await waitFor(() => expect(regions[0]!.textContent).toBe('2 new notifications'))
+    expect(screen.getByRole('button', { name: 'Notifications, 5 unseen' })).toBeTruthy()
+  })
+
+  it('brings its own provider when given a subscriberId', async () => {
+    const s = setupService(fixture())
+    render(
+      <Inbox subscriberId={TEST_SUBSCRIBER_ID} client={s.client} pollInterval={0} theme="dark" className="app-inbox" data-testid="root" />,
+    )
+    const bell = await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    const root = screen.getByTestId('root')
+    expect(root.className).toContain('app-inbox')
+    expect(root.getAttribute('data-inbox-theme')).toBe('dark')
+    expect(root.contains(bell)).toBe(true)
+  })
+
+  it('drops every class with unstyled, keeping structure and state attributes', async () => {
+    const { user, container } = renderWithInbox(<Inbox unstyled defaultOpen markSeenOnOpen={false} />, { fixture: fixture() })
+    await screen.findByRole('feed')
+    await waitFor(() => expect(container.querySelectorAll('article[data-unread]').length).toBe(3))
+    expect(container.querySelector('[data-inbox-root]')!.hasAttribute('data-inbox-unstyled')).toBe(true)
+    expect(container.querySelectorAll('[class*="inbox-"]')).toHaveLength(0)
+    await user.keyboard('{Escape}')
+  })
+})
