@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react'
-import { createInboxClient } from '../src/api/client'
-import { InboxProvider } from '../src/provider/InboxProvider'
-import { useInboxContext } from '../src/provider/context'
+import { createInboxClient, InboxProvider, useInboxContext } from '../src'
 
 // Stands in for the host app's own back office: its backend adds the API key server-side.
 const adminClient = createInboxClient({ baseUrl: '/demo-admin' })
@@ -14,7 +12,14 @@ const adminClient = createInboxClient({ baseUrl: '/demo-admin' })
 export function AdminScope({ children }: { children: ReactNode }) {
   const { subscriberId, queryClient, locale, theme } = useInboxContext('AdminScope')
   return (
-    <InboxProvider subscriberId={subscriberId} client={adminClient} queryClient={queryClient} locale={locale} theme={theme}>
+    <InboxProvider
+      subscriberId={subscriberId}
+      client={adminClient}
+      queryClient={queryClient}
+      locale={locale}
+      theme={theme}
+      pollInterval={0}
+    >
       {children}
     </InboxProvider>
   )

@@ -1,7 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import { Inbox } from '../src/components/Inbox/Inbox'
-import { InboxProvider } from '../src/provider/InboxProvider'
+import { Inbox, InboxProvider } from '../src'
 import type { Directory } from './server/backend'
 import { AdminScope } from './AdminScope'
 import { DEMO_LOCALES } from './locales'
@@ -31,7 +30,10 @@ export function App() {
   const [directory, setDirectory] = useState<Directory | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   // One cache for the inbox and the admin panels, so that a trigger refreshes the inbox at once.
-  const queryClient = useMemo(() => new QueryClient(), [])
+  const queryClient = useMemo(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }),
+    [],
+  )
   const auth = useMemo(() => signIn(subscriberId), [subscriberId])
 
   useEffect(() => {
@@ -42,7 +44,6 @@ export function App() {
 
   return (
     <InboxProvider
-      key={subscriberId}
       subscriberId={subscriberId}
       baseUrl="/api/inbox"
       getHeaders={auth.getHeaders}
@@ -81,7 +82,7 @@ export function App() {
               <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
               <span className="demo-visually-hidden">Dark theme</span>
             </button>
-            <Inbox />
+            <Inbox countKind="unread" />
             <SubscriberSwitcher
               subscribers={directory?.subscribers ?? []}
               current={subscriberId}

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import '../src/styles/tokens.css'
 import './demo.css'
 import { App } from './App'
 

@@ -1,5 +1,5 @@
-import { createTokenAuth } from '../src/auth'
-import type { TokenAuth } from '../src/auth'
+import { createTokenAuth } from '../src'
+import type { TokenAuth } from '../src'
 import type { DemoSession, Directory } from './server/backend'
 
 /**

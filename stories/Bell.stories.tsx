@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { Bell } from '../src/components/Bell/Bell'
-import type { BellProps } from '../src/components/Bell/Bell'
+import { Bell } from '../src'
+import type { BellProps } from '../src'
 import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture, longFeedFixture, unreadFixture } from './support/fixtures'

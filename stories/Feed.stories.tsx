@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { Feed } from '../src/components/Feed/Feed'
-import type { FeedProps } from '../src/components/Feed/Feed'
+import { Feed } from '../src'
+import type { FeedProps } from '../src'
 import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture, longFeedFixture } from './support/fixtures'

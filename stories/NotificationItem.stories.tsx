@@ -1,7 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { NotificationItem } from '../src/components/NotificationItem/NotificationItem'
-import type { NotificationItemProps } from '../src/components/NotificationItem/NotificationItem'
-import { useFeed } from '../src/hooks/useFeed'
+import { NotificationItem, useFeed } from '../src'
+import type { NotificationItemProps } from '../src'
 import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
 import type { ScopeLook } from './support/ServiceScope'
 

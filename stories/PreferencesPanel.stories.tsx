@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { PreferencesPanel } from '../src/components/PreferencesPanel/PreferencesPanel'
-import type { PreferencesPanelProps } from '../src/components/PreferencesPanel/PreferencesPanel'
+import { PreferencesPanel } from '../src'
+import type { PreferencesPanelProps } from '../src'
 import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { demoFixture } from '../server'

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { TopicSubscriptions } from '../src/components/TopicSubscriptions/TopicSubscriptions'
-import type { TopicSubscriptionsProps } from '../src/components/TopicSubscriptions/TopicSubscriptions'
+import { TopicSubscriptions } from '../src'
+import type { TopicSubscriptionsProps } from '../src'
 import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture } from './support/fixtures'

@@ -1,7 +1,6 @@
 import { useState } from 'react'
-import type { Channel, Integration } from '../../src/api/types'
-import { useActiveIntegrations } from '../../src/hooks/useActiveIntegrations'
-import { useSetPrimaryIntegration } from '../../src/hooks/useSetPrimaryIntegration'
+import { useActiveIntegrations, useSetPrimaryIntegration } from '../../src'
+import type { Channel, Integration } from '../../src'
 import { Badge, Panel, errorText } from './Panel'
 
 const CHANNEL_NAMES: Record<Channel, string> = {
@@ -61,9 +60,11 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
         groupIntegrations(data).map(([channel, envs]) => (
           <div key={channel} className="demo-group">
             <h3>{CHANNEL_NAMES[channel] ?? channel}</h3>
-            {envs.map(([environmentId, list]) => (
+            {envs.map(([environmentId, list]) => {
+              const envName = environments[environmentId] ?? environmentId
+              return (
               <div key={environmentId} className="demo-subgroup">
-                <h4>{environments[environmentId] ?? `Environment ${environmentId.slice(-6)}`}</h4>
+                <h4>{envName}</h4>
                 <ul className="demo-list">
                   {list.map((integration) => {
                     const id = integration._id ?? integration.identifier
@@ -80,7 +81,7 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
                             type="button"
                             className="demo-button demo-button-small"
                             disabled={isPending}
-                            aria-label={`Make ${integration.name} primary`}
+                            aria-label={`Make ${integration.name} primary in ${envName}`}
                             onClick={() => makePrimary(integration._id!)}
                           >
                             {busyId === integration._id ? 'Saving…' : 'Make primary'}
@@ -91,7 +92,8 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
                   })}
                 </ul>
               </div>
-            ))}
+              )
+            })}
           </div>
         ))}
     </Panel>

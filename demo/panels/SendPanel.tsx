@@ -1,8 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import type { FormEvent } from 'react'
-import type { JsonObject, Recipient, TriggerBody, TriggerResult } from '../../src/api/types'
-import { useBulkTrigger } from '../../src/hooks/useBulkTrigger'
-import { useTrigger } from '../../src/hooks/useTrigger'
+import { useBulkTrigger, useTrigger } from '../../src'
+import type { JsonObject, Recipient, TriggerBody, TriggerResult } from '../../src'
 import type { Directory } from '../server/backend'
 import { Badge, Panel, errorText } from './Panel'
 
@@ -167,6 +166,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
           <span>Payload (JSON)</span>
           <textarea
             className="demo-code"
+            dir="ltr"
             rows={6}
             spellCheck={false}
             value={payloadText}

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useSubscriberSubscriptions } from '../../src/hooks/useSubscriberSubscriptions'
-import { useTopicSubscriptions } from '../../src/hooks/useTopicSubscriptions'
+import { TopicSubscriptions, useTopicSubscriptions } from '../../src'
 import { AdminScope } from '../AdminScope'
 import type { Directory } from '../server/backend'
 import { Panel, errorText } from './Panel'
@@ -25,37 +24,6 @@ function Pager(props: {
         Next
       </button>
     </nav>
-  )
-}
-
-/** The signed-in subscriber's topics, through the subscriber proxy. */
-function MyTopics() {
-  const list = useSubscriberSubscriptions({ limit: PAGE_SIZE })
-  return (
-    <div className="demo-group">
-      <h3>Your topics</h3>
-      {list.error ? (
-        <p role="alert" className="demo-field-error">
-          {errorText(list.error)}
-        </p>
-      ) : list.isLoading ? (
-        <p className="demo-muted">Loading…</p>
-      ) : list.items.length === 0 ? (
-        <p className="demo-muted">You follow no topics.</p>
-      ) : (
-        <ul className="demo-list" aria-label="Your topics">
-          {list.items.map((s) => (
-            <li key={s._id} className="demo-list-row">
-              <div className="demo-list-main">
-                <span className="demo-list-title">{s.topic.name ?? s.topic.key}</span>
-                <code className="demo-muted">{s.topic.key}</code>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager label="Your topics pages" {...list} />
-    </div>
   )
 }
 
@@ -90,15 +58,17 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
   )
 }
 
-/** Topic subscriptions: the subscriber's own, and the members of a chosen topic. */
+/** Topic subscriptions: the subscriber's own (the kit's component, through the proxy), and a topic's members. */
 export function TopicsPanel({ directory }: { directory: Directory | null }) {
   const [topicKey, setTopicKey] = useState('')
   useEffect(() => {
     if (!topicKey && directory?.topics[0]) setTopicKey(directory.topics[0].key)
   }, [directory, topicKey])
   return (
-    <Panel id="topics" title="Topics" description="Subscriptions, a page at a time.">
-      <MyTopics />
+    <Panel id="topics" title="Topic subscriptions" description="Who follows what, a page at a time.">
+      <div className="demo-group">
+        <TopicSubscriptions className="demo-my-topics" limit={PAGE_SIZE} />
+      </div>
       <div className="demo-group">
         <h3>Members of a topic</h3>
         <label className="demo-field">

@@ -69,14 +69,17 @@ function json(body: unknown, status = 200): Response {
   return Response.json(body, { status, headers: { 'cache-control': 'no-store' } })
 }
 
-function samplePayload(templates: string[]): JsonObject {
+/** A payload with every `{{payload.…}}` path of the templates, valued from `example` where it has one. */
+function samplePayload(templates: string[], example: JsonObject = {}): JsonObject {
   const payload: JsonObject = {}
   for (const template of templates) {
     for (const [, path] of template.matchAll(/\{\{\s*payload\.([\w.]+)\s*\}\}/g)) {
       const keys = path!.split('.')
       let node = payload
+      let source: unknown = example
       keys.forEach((key, index) => {
-        if (index === keys.length - 1) node[key] ??= key === 'url' ? 'https://example.com' : `Sample ${key}`
+        source = source && typeof source === 'object' ? (source as JsonObject)[key] : undefined
+        if (index === keys.length - 1) node[key] ??= (source as JsonObject[string]) ?? `Sample ${key}`
         else node = (node[key] ??= {}) as JsonObject
       })
     }
@@ -84,13 +87,14 @@ function samplePayload(templates: string[]): JsonObject {
   return payload
 }
 
-/** A payload for a workflow: the one of its latest message in the fixture, else one built from its templates. */
+/** A payload for a workflow, valued like its latest message in the fixture when there is one. */
 function payloadFor(service: Service, workflow: WorkflowRecord): JsonObject {
+  const templates = workflow.steps.flatMap((s) => [s.subject ?? '', s.content ?? '', s.cta?.url ?? '', s.avatar ?? ''])
   for (const subscriber of service.state.subscribers()) {
     const message = service.state.messages(subscriber.subscriberId).find((m) => m.templateIdentifier === workflow.identifier)
-    if (message) return message.payload
+    if (message) return samplePayload(templates, message.payload)
   }
-  return samplePayload(workflow.steps.flatMap((s) => [s.subject ?? '', s.content ?? '', s.cta?.url ?? '', s.avatar ?? '']))
+  return samplePayload(templates)
 }
 
 function directory(service: Service, environments: Record<string, string>): Directory {

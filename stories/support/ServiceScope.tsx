@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
-import { createInboxClient } from '../../src/api/client'
-import { InboxProvider } from '../../src/provider'
+import { createInboxClient, InboxProvider } from '../../src'
 import { createService } from '../../server'
 import type { FaultRule, Fixture } from '../../server'
 import { STORY_SUBSCRIBER, defaultFixture } from './fixtures'

@@ -1,0 +1,280 @@
+import type { Page, Request as PwRequest } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { demoFixture } from '../../server'
+import { bell, bellCount, inboxDialog, openDemo, openInbox, startDemo } from './demo'
+import type { DemoRun } from './demo'
+
+let run: DemoRun
+
+beforeAll(async () => {
+  run = await startDemo()
+}, 120_000)
+
+afterAll(async () => {
+  await run?.close()
+})
+
+const SECRET_KEYS = (demoFixture.apiKeys ?? []).map((k) => k.key)
+
+async function close(page: Page) {
+  await page.context().close()
+}
+
+/** Sends `workflow` to the signed-in subscriber from the send panel, `times` times, and waits for the results. */
+async function sendFromPanel(page: Page, payload: Record<string, unknown>, times = 1, workflow = 'Comment mention') {
+  const panel = page.locator('#send')
+  await panel.getByLabel('Workflow').selectOption({ label: workflow })
+  await panel.getByLabel('Payload (JSON)').fill(JSON.stringify(payload))
+  await panel.getByLabel('Times').fill(String(times))
+  await panel.getByRole('button', { name: /^Send/ }).click()
+  await panel.getByRole('list', { name: 'Trigger results' }).locator('li').first().waitFor()
+  await expect.poll(() => panel.getByText('processed').count()).toBeGreaterThan(0)
+}
+
+const mention = (author: string) => ({
+  authorName: author,
+  documentTitle: 'Launch checklist',
+  documentId: 'launch',
+  commentId: 1,
+  excerpt: 'please review',
+})
+
+async function articles(page: Page) {
+  return inboxDialog(page).locator('article')
+}
+
+describe('the demo, end to end in Chromium', () => {
+  it('opens the inbox on the feed', async () => {
+    const page = await openDemo(run, 'demo-user')
+    await expect.poll(() => bellCount(page)).toBeGreaterThan(0)
+    expect(await bell(page).getAttribute('aria-expanded')).toBe('false')
+    await openInbox(page)
+    expect(await bell(page).getAttribute('aria-expanded')).toBe('true')
+    await (await articles(page)).first().waitFor()
+    expect(await (await articles(page)).count()).toBeGreaterThan(4)
+    await close(page)
+  })
+
+  it('a notification sent from the panel arrives and the badge goes up, without waiting for a poll', async () => {
+    const page = await openDemo(run, 'u-priya')
+    await expect.poll(() => bell(page).getAttribute('data-count')).not.toBeNull()
+    const before = await bellCount(page)
+    await sendFromPanel(page, mention('Ada E2E'))
+    // The demo polls every 15 s; arriving well before that shows the trigger itself refreshed the inbox.
+    await expect.poll(() => bellCount(page), { timeout: 5_000 }).toBe(before + 1)
+    const dialog = await openInbox(page)
+    await expect.poll(() => dialog.locator('article').first().innerText()).toContain('Ada E2E mentioned you')
+    await close(page)
+  })
+
+  it('marks one notification read and unread again', async () => {
+    const page = await openDemo(run, 'u-tobias')
+    await sendFromPanel(page, mention('Read Toggle'), 2)
+    await expect.poll(() => bellCount(page), { timeout: 5_000 }).toBe(2)
+    await openInbox(page)
+    const first = (await articles(page)).first()
+    await expect.poll(() => first.getAttribute('data-unread')).not.toBeNull()
+    await first.getByRole('button', { name: 'Mark as read' }).click()
+    await expect.poll(() => bellCount(page)).toBe(1)
+    await expect.poll(() => first.getAttribute('data-unread')).toBeNull()
+    await first.getByRole('button', { name: 'Mark as unread' }).click()
+    await expect.poll(() => bellCount(page)).toBe(2)
+    await expect.poll(() => first.getAttribute('data-unread')).not.toBeNull()
+    await close(page)
+  })
+
+  it('marks all as read', async () => {
+    const page = await openDemo(run, 'u-oskar')
+    await sendFromPanel(page, mention('Mark All'), 3)
+    await expect.poll(() => bellCount(page), { timeout: 5_000 }).toBe(3)
+    const dialog = await openInbox(page)
+    await dialog.getByRole('button', { name: 'Mark all as read' }).click()
+    await expect.poll(() => bellCount(page)).toBe(0)
+    await expect.poll(() => dialog.locator('article[data-unread]').count()).toBe(0)
+    await close(page)
+  })
+
+  it('a preference change survives a reload', async () => {
+    const page = await openDemo(run, 'u-noah')
+    const switches = async () => {
+      const dialog = await openInbox(page)
+      await dialog.getByRole('button', { name: 'Notification settings' }).click()
+      const all = dialog.getByRole('switch')
+      await all.first().waitFor()
+      return all
+    }
+    const target = (await switches()).nth(1)
+    const name = await target.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.textContent ?? el.id)
+    const before = await target.isChecked()
+    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/preferences'))
+    await target.click()
+    expect((await saved).status()).toBe(200)
+    await expect.poll(() => target.isChecked()).toBe(!before)
+    await page.reload()
+    await bell(page).waitFor()
+    const again = (await switches()).nth(1)
+    expect(await again.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.textContent ?? el.id)).toBe(name)
+    await expect.poll(() => again.isChecked()).toBe(!before)
+    await close(page)
+  })
+
+  it('sets a primary integration', async () => {
+    const page = await openDemo(run, 'demo-user')
+    const panel = page.locator('#integrations')
+    const makeBackup = panel.getByRole('button', { name: 'Make Backup email primary in Development' })
+    await makeBackup.click()
+    await panel.getByRole('button', { name: 'Make SMTP relay primary in Development' }).waitFor()
+    await expect.poll(() => makeBackup.count()).toBe(0)
+    // The other environment keeps its own primary.
+    expect(await panel.getByRole('button', { name: 'Make Backup email primary in Production' }).count()).toBe(1)
+    await close(page)
+  })
+
+  it('pages through topic subscriptions', async () => {
+    const page = await openDemo(run, 'demo-user')
+    const panel = page.locator('#topics')
+    const mine = panel.locator('.demo-my-topics')
+    const myItems = () => mine.locator('li').allInnerTexts()
+    await expect.poll(async () => (await myItems()).length).toBe(3)
+    const first = await myItems()
+    await mine.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(async () => (await myItems()).join()).not.toBe(first.join())
+    const second = await myItems()
+    expect(second.length).toBe(2)
+    expect(second.some((t) => first.includes(t))).toBe(false)
+    await mine.getByRole('button', { name: 'Previous' }).click()
+    await expect.poll(async () => (await myItems()).join()).toBe(first.join())
+
+    await panel.getByRole('combobox', { name: 'Topic', exact: true }).selectOption({ label: 'Platform team' })
+    const members = panel.getByRole('list', { name: 'Topic subscribers' })
+    const pager = panel.getByRole('navigation', { name: 'Topic subscribers pages' })
+    await expect.poll(() => members.locator('li').count()).toBe(3)
+    await expect.poll(() => pager.innerText()).toContain('8 in all')
+    const page1 = await members.locator('li').allInnerTexts()
+    await pager.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(async () => (await members.locator('li').allInnerTexts()).join()).not.toBe(page1.join())
+    await pager.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(() => members.locator('li').count()).toBe(2)
+    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true)
+    await close(page)
+  })
+
+  it('works by keyboard alone: Tab to the bell, Enter, arrows, Escape returns focus', async () => {
+    const page = await openDemo(run, 'demo-user')
+    await expect.poll(() => bellCount(page)).toBeGreaterThan(0)
+    const isBellFocused = () => bell(page).evaluate((el) => el === document.activeElement)
+    for (let i = 0; i < 20 && !(await isBellFocused()); i++) await page.keyboard.press('Tab')
+    expect(await isBellFocused()).toBe(true)
+    await page.keyboard.press('Enter')
+    const dialog = inboxDialog(page)
+    await dialog.waitFor()
+    await dialog.locator('article').first().waitFor()
+    const focusedArticle = () =>
+      page.evaluate(() => {
+        const el = document.activeElement
+        return el?.tagName === 'ARTICLE' ? (el.getAttribute('data-id') ?? el.textContent) : null
+      })
+    // The feed keeps one item in the tab order (roving focus); arrows move from there.
+    for (let i = 0; i < 10 && (await focusedArticle()) === null; i++) await page.keyboard.press('Tab')
+    const zero = await focusedArticle()
+    expect(zero).not.toBeNull()
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(focusedArticle).not.toBe(zero)
+    const one = await focusedArticle()
+    expect(one).not.toBeNull()
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(focusedArticle).not.toBe(one)
+    await page.keyboard.press('ArrowUp')
+    await expect.poll(focusedArticle).toBe(one)
+    // Focus stays inside the open dialog.
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Tab')
+    expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => dialog.count()).toBe(0)
+    expect(await isBellFocused()).toBe(true)
+    await close(page)
+  })
+
+  it('the page never holds the API key: no request carries it and no response the page loads contains it', async () => {
+    const context = await run.browser.newContext()
+    const requests: PwRequest[] = []
+    const bodies: Promise<{ url: string; text: string }>[] = []
+    context.on('request', (request) => requests.push(request))
+    context.on('response', (response) => {
+      bodies.push(
+        response
+          .text()
+          .then((text) => ({ url: response.url(), text }))
+          .catch(() => ({ url: response.url(), text: '' })),
+      )
+    })
+    const page = await openDemo(run, 'demo-user', { context })
+    await openInbox(page)
+    await (await articles(page)).first().waitFor()
+    await page.keyboard.press('Escape')
+    await sendFromPanel(page, mention('Key Check'))
+    await page.locator('#integrations').getByText('Primary').first().waitFor()
+    await page.locator('.demo-switcher select').selectOption('u-mara')
+    await expect.poll(() => page.url()).toContain('subscriber=u-mara')
+    await page.waitForLoadState('networkidle')
+
+    expect(requests.length).toBeGreaterThan(10)
+    for (const request of requests) {
+      const headers = await request.allHeaders()
+      for (const [name, value] of Object.entries(headers)) {
+        expect(value, `${request.url()} ${name}`).not.toMatch(/ApiKey/i)
+        for (const key of SECRET_KEYS) expect(value, `${request.url()} ${name}`).not.toContain(key)
+      }
+      for (const key of SECRET_KEYS) expect(request.postData() ?? '', request.url()).not.toContain(key)
+    }
+    const loaded = await Promise.all(bodies)
+    expect(loaded.some((b) => b.url.endsWith('.tsx') || b.url.includes('/src/'))).toBe(true)
+    for (const { url, text } of loaded) {
+      for (const key of SECRET_KEYS) expect(text.includes(key), `${url} contains an API key`).toBe(false)
+    }
+    await context.close()
+  })
+
+  it("one subscriber's token can neither read nor mark another's messages", async () => {
+    const signIn = async (subscriberId: string) => {
+      const response = await fetch(`${run.url}/demo-auth/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ subscriberId }),
+      })
+      return ((await response.json()) as { token: string }).token
+    }
+    const api = (path: string, token: string | null, init: RequestInit = {}) =>
+      fetch(`${run.url}/api/inbox${path}`, {
+        ...init,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      })
+    const mine = await signIn('demo-user')
+    const mara = await signIn('u-mara')
+    const feed = await api('/v1/subscribers/demo-user/notifications/feed?read=false&limit=1', mine)
+    expect(feed.status).toBe(200)
+    const target = ((await feed.json()) as { data: { _id: string; read: boolean }[] }).data[0]!
+    expect(target.read).toBe(false)
+
+    expect((await api('/v1/subscribers/demo-user/notifications/feed', mara)).status).toBe(403)
+    expect((await api('/v1/subscribers/demo-user/notifications/feed', null)).status).toBe(401)
+    expect((await api('/v1/subscribers/demo-user/notifications/feed', mine.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(401)
+    const markAs = await api('/v1/subscribers/demo-user/messages/mark-as', mara, {
+      method: 'POST',
+      body: JSON.stringify({ messageId: target._id, markAs: 'read' }),
+    })
+    expect(markAs.status).toBe(403)
+    // Mara marking the message through her own id skips it: it is not hers.
+    const viaOwnId = await api('/v1/subscribers/u-mara/messages/mark-as', mara, {
+      method: 'POST',
+      body: JSON.stringify({ messageId: target._id, markAs: 'read' }),
+    })
+    expect(await viaOwnId.json()).toEqual([])
+    expect((await api('/v2/subscribers/demo-user/preferences', mara)).status).toBe(403)
+    expect((await api('/v1/events/trigger', mara, { method: 'POST', body: JSON.stringify({ name: 'x', to: 'u-mara' }) })).status).toBe(403)
+
+    const after = await api('/v1/subscribers/demo-user/notifications/feed?read=false&limit=100', mine)
+    const ids = ((await after.json()) as { data: { _id: string }[] }).data.map((m) => m._id)
+    expect(ids).toContain(target._id)
+  })
+})
