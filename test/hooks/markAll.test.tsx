@@ -1,0 +1,77 @@
+// @vitest-environment jsdom
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useCounts } from '../../src/hooks/useCounts'
+import { useFeed } from '../../src/hooks/useFeed'
+import { useMarkAll } from '../../src/hooks/useMarkAll'
+import { feedFixture, settled, setup, UNREAD } from './harness'
+
+afterEach(cleanup)
+
+describe('useMarkAll', () => {
+  it('marks 250 unread in batches of at most 100, emptying the count at once', async () => {
+    const h = setup({ fixture: feedFixture(260, (i) => ({ read: i >= 250 })) })
+    const { result } = renderHook(
+      () => ({ feed: useFeed(), unread: useFeed({ read: false }), counts: useCounts(), all: useMarkAll('read') }),
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.counts.unreadCapped).toBe(true))
+    await settled(h.queryClient)
+    const before = h.requests.length
+    h.service.faults.add({ path: /mark-as$/, latency: 30 })
+    let pending!: Promise<void>
+    act(() => {
+      pending = result.current.all.markAll()
+    })
+    await waitFor(() => expect(result.current.counts).toMatchObject({ unread: 0, unreadCapped: false }))
+    expect(h.serviceState().unread).toBe(250)
+    expect(result.current.unread.items).toHaveLength(0)
+    expect(result.current.feed.items.every((i) => i.read && i.seen)).toBe(true)
+    await act(() => pending)
+    await settled(h.queryClient)
+    const calls = h.requests.slice(before)
+    const marks = calls.filter((r) => r.path.endsWith('/mark-as'))
+    const sizes = marks.map((r) => ((r.body as { messageId: string[] }).messageId).length)
+    expect(sizes).toEqual([100, 100, 50])
+    expect(marks.every((r) => (r.body as { markAs: string }).markAs === 'read')).toBe(true)
+    expect(new Set(marks.map((r) => r.idempotencyKey)).size).toBe(3)
+    expect(h.serviceState().unread).toBe(0)
+    expect(result.current.counts.unread).toBe(0)
+    expect(result.current.all.error).toBeNull()
+    console.info(`[measure] mark all of 250: ${calls.length} requests (${calls.length - marks.length} GET, ${marks.length} POST)`)
+  })
+
+  it('marks all seen without touching read', async () => {
+    const h = setup({ fixture: feedFixture(30, (i) => ({ read: i >= 20, seen: i >= 10 })) })
+    const { result } = renderHook(() => ({ counts: useCounts(), all: useMarkAll('seen') }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.counts.unseen).toBe(10))
+    await act(() => result.current.all.markAll())
+    await settled(h.queryClient)
+    expect(result.current.counts).toMatchObject({ unseen: 0, unread: 20 })
+    expect(h.serviceState()).toMatchObject({ unseen: 0, unread: 20 })
+  })
+
+  it('rolls back what is loaded when a batch fails, then shows what the service holds', async () => {
+    const h = setup({ fixture: feedFixture(150) })
+    const { result } = renderHook(() => ({ counts: useCounts(), all: useMarkAll() }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.counts.unread).toBe(100))
+    await settled(h.queryClient)
+    const snapshot = structuredClone(h.cached(UNREAD))
+    // The first batch lands, the second fails; reads are slowed so the refetch after it is still out when checked.
+    h.service.faults.add({ method: 'GET', path: /feed$/, latency: 150 })
+    h.service.faults.add({ path: /mark-as$/, latency: 20, times: 1 })
+    h.service.faults.add({ path: /mark-as$/, status: 500 })
+    let pending!: Promise<void>
+    act(() => {
+      pending = result.current.all.markAll()
+    })
+    await waitFor(() => expect(result.current.counts.unread).toBe(0))
+    await act(() => pending)
+    expect(h.cached(UNREAD)).toEqual(snapshot)
+    await waitFor(() => expect(result.current.all.error).toMatchObject({ status: 500 }))
+    h.service.faults.clear()
+    await settled(h.queryClient)
+    expect(h.serviceState().unread).toBe(50)
+    expect(result.current.counts).toMatchObject({ unread: 50, unreadCapped: false })
+  })
+})

@@ -1,0 +1,184 @@
+// @vitest-environment jsdom
+import { dehydrate } from '@tanstack/react-query'
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react'
+import { useState } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import { renderToString } from 'react-dom/server'
+import { afterEach, describe, expect, it } from 'vitest'
+import { prefetchInbox } from '../../src/core/queries'
+import { useCounts } from '../../src/hooks/useCounts'
+import { useFeed } from '../../src/hooks/useFeed'
+import { useInboxContext } from '../../src/hooks/useInboxContext'
+import { useInboxStore } from '../../src/hooks/useInboxStore'
+import { useMarkAs } from '../../src/hooks/useMarkAs'
+import { InboxProvider } from '../../src/provider/InboxProvider'
+import { buildFixture, messages, subscriber } from '../support/fixtures'
+import { feedFixture, newQueryClient, settled, setup, sleep } from './harness'
+
+afterEach(cleanup)
+
+function Probe() {
+  const feed = useFeed()
+  const counts = useCounts()
+  return (
+    <div>
+      <p data-testid="first">{feed.items[0]?.content ?? 'none'}</p>
+      <p data-testid="count">{counts.isLoading ? 'loading' : `${counts.unread}/${counts.unseen}`}</p>
+    </div>
+  )
+}
+
+describe('InboxProvider', () => {
+  it('a hook outside the provider throws naming the component', () => {
+    expect(() => renderHook(() => useInboxContext('Bell'))).toThrow('`Bell` must be used within `<InboxProvider>`')
+    expect(() => renderHook(() => useFeed())).toThrow('`useFeed` must be used within `<InboxProvider>`')
+  })
+
+  it('gives each provider its own UI store', async () => {
+    const h = setup({ fixture: feedFixture(1) })
+    const { result } = renderHook(
+      () => ({ open: useInboxStore((s) => s.open), tab: useInboxStore((s) => s.tab), store: useInboxContext().store }),
+      { wrapper: h.wrapper },
+    )
+    expect(result.current).toMatchObject({ open: false, tab: 'all' })
+    act(() => {
+      result.current.store.getState().setOpen(true)
+      result.current.store.getState().setTab('unread')
+    })
+    expect(result.current).toMatchObject({ open: true, tab: 'unread' })
+    const other = renderHook(() => useInboxStore((s) => s.open), { wrapper: h.wrapper })
+    expect(other.result.current).toBe(false)
+  })
+
+  it('creates its own QueryClient and client from baseUrl, apiKey and fetch, and sends getHeaders per request', async () => {
+    const h = setup({ fixture: feedFixture(2) })
+    const seen: string[] = []
+    let token = 'one'
+    const fetcher = ((input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(new Headers(init?.headers).get('x-token') ?? '')
+      return h.client.options.fetch!(input, init)
+    }) as typeof fetch
+    const { result } = renderHook(() => ({ ctx: useInboxContext(), counts: useCounts() }), {
+      wrapper: ({ children }) => (
+        <InboxProvider
+          subscriberId="user-1"
+          baseUrl="http://inbox.test"
+          apiKey={h.service.apiKey}
+          fetch={fetcher}
+          getHeaders={() => ({ 'x-token': token })}
+        >
+          {children}
+        </InboxProvider>
+      ),
+    })
+    await waitFor(() => expect(result.current.counts.unread).toBe(2))
+    expect(result.current.ctx.queryClient).not.toBe(h.queryClient)
+    token = 'two'
+    await act(() => result.current.ctx.queryClient.refetchQueries())
+    expect(seen.slice(0, 2)).toEqual(['one', 'one'])
+    expect(seen.at(-1)).toBe('two')
+  })
+
+  it('waits while enabled is false', async () => {
+    const h = setup({ fixture: feedFixture(2) })
+    function Gate() {
+      const [enabled, setEnabled] = useState(false)
+      return (
+        <InboxProvider subscriberId="user-1" client={h.client} queryClient={h.queryClient} enabled={enabled}>
+          <button onClick={() => setEnabled(true)}>go</button>
+          <Probe />
+        </InboxProvider>
+      )
+    }
+    render(<Gate />)
+    await act(() => sleep(50))
+    expect(h.requests).toHaveLength(0)
+    act(() => screen.getByText('go').click())
+    await waitFor(() => expect(screen.getByTestId('count').textContent).toBe('2/2'))
+  })
+
+  it('a subscriber switch starts from a clean cache and asks nothing more for the old subscriber', async () => {
+    const fixture = buildFixture({
+      subscribers: [subscriber('user-2')],
+      messages: [...messages('user-1', 3), ...messages('user-2', 5, (i) => ({ content: `Other ${i}` }))],
+    })
+    const h = setup({ fixture })
+    let switchTo!: (id: string) => void
+    let mark!: ReturnType<typeof useMarkAs>['markAs']
+    function Marker() {
+      mark = useMarkAs().markAs
+      return null
+    }
+    function App() {
+      const [id, setId] = useState('user-1')
+      switchTo = setId
+      return (
+        <InboxProvider subscriberId={id} client={h.client} queryClient={h.queryClient} pollInterval={30}>
+          <Probe />
+          <Marker />
+        </InboxProvider>
+      )
+    }
+    render(<App />)
+    await waitFor(() => expect(screen.getByTestId('count').textContent).toBe('3/3'))
+    const firstId = h.queryClient.getQueryData<{ pages: { data: { _id: string }[] }[] }>(['inbox', 'user-1', 'feed', { limit: 20 }])!.pages[0]!.data[0]!._id
+    // A slow mark-as for user-1 is still out when the switch happens.
+    h.service.faults.add({ path: /mark-as$/, latency: 80 })
+    let pending!: Promise<void>
+    act(() => {
+      pending = mark({ ids: firstId, markAs: 'read' })
+    })
+    await act(() => sleep(5))
+    act(() => switchTo('user-2'))
+    const switchedAt = h.requests.length
+    await waitFor(() => expect(screen.getByTestId('count').textContent).toBe('5/5'))
+    expect(screen.getByTestId('first').textContent).toBe('Other 0')
+    await act(() => pending)
+    await act(() => sleep(120))
+    await settled(h.queryClient)
+    const after = h.requests.slice(switchedAt)
+    expect(after.length).toBeGreaterThan(0)
+    expect(after.filter((r) => r.path.includes('/user-1/'))).toEqual([])
+    expect(h.queryClient.getQueryCache().findAll({ queryKey: ['inbox', 'user-1'] })).toEqual([])
+  })
+})
+
+describe('server rendering and hydration', () => {
+  it('renders on the server with prefetched data and hydrates without asking again', async () => {
+    const h = setup({ fixture: feedFixture(4, (i) => ({ read: i >= 1, seen: i >= 2 })) })
+    const serverClient = newQueryClient()
+    await prefetchInbox(serverClient, h.client, 'user-1')
+    const html = renderToString(
+      <InboxProvider subscriberId="user-1" client={h.client} queryClient={serverClient}>
+        <Probe />
+      </InboxProvider>,
+    )
+    expect(html).toContain('Message 0')
+    expect(html).toContain('1/2')
+    const serverRequests = h.requests.length
+    expect(serverRequests).toBe(3)
+    // What a server would embed in the page.
+    const state = JSON.parse(JSON.stringify(dehydrate(serverClient)))
+
+    const container = document.createElement('div')
+    container.innerHTML = html
+    document.body.appendChild(container)
+    const recoverable: unknown[] = []
+    const root = await act(async () =>
+      hydrateRoot(
+        container,
+        <InboxProvider subscriberId="user-1" client={h.client} initialState={state}>
+          <Probe />
+        </InboxProvider>,
+        { onRecoverableError: (e) => recoverable.push(e) },
+      ),
+    )
+    await act(() => sleep(50))
+    expect(recoverable).toEqual([])
+    expect(container.querySelector('[data-testid="first"]')?.textContent).toBe('Message 0')
+    expect(container.querySelector('[data-testid="count"]')?.textContent).toBe('1/2')
+    expect(h.requests.length).toBe(serverRequests)
+    act(() => root.unmount())
+    container.remove()
+  })
+})

@@ -1,0 +1,53 @@
+import { dehydrate } from '@tanstack/react-query'
+import { renderToString } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { prefetchInbox } from '../../src/core/queries'
+import { useCounts } from '../../src/hooks/useCounts'
+import { useFeed } from '../../src/hooks/useFeed'
+import { useMarkAs } from '../../src/hooks/useMarkAs'
+import { usePreferences } from '../../src/hooks/usePreferences'
+import { useUpdatePreferences } from '../../src/hooks/useUpdatePreferences'
+import { InboxProvider } from '../../src/provider/InboxProvider'
+import { feedFixture, newQueryClient, setup } from './harness'
+
+function Everything() {
+  const feed = useFeed()
+  const counts = useCounts()
+  useMarkAs()
+  const prefs = usePreferences()
+  const update = useUpdatePreferences()
+  return (
+    <p>{`${feed.items.map((i) => i.content).join(',')}|${counts.unread}|${prefs.data ? 'prefs' : 'no prefs'}|${update.readOnly}`}</p>
+  )
+}
+
+describe('server rendering (Node, no DOM)', () => {
+  it('renders the provider and hooks without window, document or storage', async () => {
+    expect(typeof window).toBe('undefined')
+    expect(typeof document).toBe('undefined')
+    const h = setup({ fixture: feedFixture(2) })
+    const queryClient = newQueryClient()
+    await prefetchInbox(queryClient, h.client, 'user-1', { preferences: ['nonCritical'] })
+    const html = renderToString(
+      <InboxProvider subscriberId="user-1" client={h.client} queryClient={queryClient}>
+        <Everything />
+      </InboxProvider>,
+    )
+    expect(html).toContain('Message 0,Message 1|2|prefs|false')
+    const state = dehydrate(queryClient)
+    expect(state.queries.map((q) => q.queryKey[2])).toEqual(['feed', 'feed', 'feed', 'preferences'])
+    // Rendering asked for nothing: the four requests are the prefetch.
+    expect(h.requests).toHaveLength(4)
+  })
+
+  it('renders without data (loading) and without a provider-made client request', () => {
+    const h = setup({ fixture: feedFixture(2) })
+    const html = renderToString(
+      <InboxProvider subscriberId="user-1" baseUrl="http://inbox.test" apiKey="k" fetch={h.client.options.fetch!}>
+        <Everything />
+      </InboxProvider>,
+    )
+    expect(html).toContain('<p>|0|no prefs|false</p>')
+    expect(h.requests).toHaveLength(0)
+  })
+})
