@@ -141,7 +141,7 @@ describe('useMarkAs', () => {
     await settled(h.queryClient)
     const keys = [{}, { read: false }, { read: true }, UNREAD, UNSEEN]
     const snapshot = keys.map((k) => structuredClone(h.cached(k)))
-    h.service.faults.add({ path: /mark-as$/, status: 500, latency: 50, times: 1 })
+    h.service.faults.add({ path: /mark-as$/, status: 500, latency: 300, times: 1 })
     const id = result.current.unread.items[0]!._id
     let pending!: Promise<void>
     act(() => {

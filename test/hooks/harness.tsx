@@ -27,6 +27,7 @@ export interface SeenRequest {
 }
 
 export interface Harness {
+  started: ReturnType<typeof startService>
   service: Service
   client: InboxClient
   queryClient: QueryClient
@@ -54,10 +55,15 @@ export function feedFixture(count: number, extra?: Parameters<typeof messages>[2
 }
 
 export function setup(
-  options: ServiceOptions & { provider?: Partial<InboxProviderProps>; client?: Partial<Parameters<typeof createInboxClient>[0]> } = {},
+  options: ServiceOptions & {
+    provider?: Partial<InboxProviderProps>
+    client?: Partial<Parameters<typeof createInboxClient>[0]>
+    /** Another harness whose service to share (a second tab of the same app). */
+    sameServiceAs?: Harness
+  } = {},
 ): Harness {
-  const { provider, client: clientOptions, ...serviceOptions } = options
-  const started = startService(serviceOptions)
+  const { provider, client: clientOptions, sameServiceAs, ...serviceOptions } = options
+  const started = sameServiceAs?.started ?? startService(serviceOptions)
   const requests: SeenRequest[] = []
   const countingFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input instanceof Request ? input.url : input), 'http://inbox.test')
@@ -87,6 +93,7 @@ export function setup(
   )
   const service = started.service
   return {
+    started,
     service,
     client,
     queryClient,

@@ -18,7 +18,7 @@ describe('useMarkAll', () => {
     await waitFor(() => expect(result.current.counts.unreadCapped).toBe(true))
     await settled(h.queryClient)
     const before = h.requests.length
-    h.service.faults.add({ path: /mark-as$/, latency: 30 })
+    h.service.faults.add({ path: /mark-as$/, latency: 300, times: 1 })
     let pending!: Promise<void>
     act(() => {
       pending = result.current.all.markAll()
