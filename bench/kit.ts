@@ -43,17 +43,24 @@ export interface KitBrowserResults {
   requests: Requests
 }
 
-/** Builds the page once and runs every scenario on it. */
-export async function kitBrowser(browser: Browser): Promise<KitBrowserResults> {
+type Attempt = <T>(what: string, run: () => Promise<T>) => Promise<T | { error: string }>
+
+/** Builds the page once and runs every scenario on it; one failing scenario leaves the others standing. */
+export async function kitBrowser(
+  browser: Browser,
+  attempt: Attempt,
+): Promise<{ [K in keyof KitBrowserResults]: KitBrowserResults[K] | { error: string } }> {
   const server = await servePage(await buildPage(KIT_PAGE))
   try {
-    serve(server, 50)
-    const closed = await medianLoads(browser, server, { bell: BELL_COUNT }, query())
-    const open = await medianLoads(browser, server, { feed: FIRST_PAGE }, query({ open: '' }))
-    const mount = { bellCount: closed.bell!, feedFirstPage: open.feed! }
-    const longFeed = await measureLongFeed(browser, server)
-    const optimistic = await measureOptimistic(browser, server)
-    const requests = await countRequests(browser, server)
+    const mount = await attempt('inbox-kit mount', async () => {
+      serve(server, 50)
+      const closed = await medianLoads(browser, server, { bell: BELL_COUNT }, query())
+      const open = await medianLoads(browser, server, { feed: FIRST_PAGE }, query({ open: '' }))
+      return { bellCount: closed.bell!, feedFirstPage: open.feed! }
+    })
+    const longFeed = await attempt('inbox-kit long feed', () => measureLongFeed(browser, server))
+    const optimistic = await attempt('inbox-kit optimistic', () => measureOptimistic(browser, server))
+    const requests = await attempt('inbox-kit requests', () => countRequests(browser, server))
     return { mount, longFeed, optimistic, requests }
   } finally {
     server.setApi(undefined)
@@ -82,7 +89,8 @@ async function measureLongFeed(browser: Browser, server: PageServer): Promise<Lo
   serve(server, LONG_FEED)
   const page = await freshPage(browser, server)
   await watchPage(page, { feed: FIRST_PAGE })
-  await page.goto(server.url + query({ open: '', poll: '3600000' }))
+  // Pages of 100 (the API's maximum) only to load the 10,000 sooner; the scroll is what is measured.
+  await page.goto(server.url + query({ open: '', poll: '3600000', limit: '100' }))
   await seenAt(page, 'feed')
   const scroller = await scrollerOf(page)
   // Load every page: keep scrolling to the end until no more pages come.
@@ -140,7 +148,7 @@ async function measureLongFeed(browser: Browser, server: PageServer): Promise<Lo
 /** The feed's scroll container: the nearest scrollable ancestor of the first item. */
 async function scrollerOf(page: Page) {
   const handle = await page.evaluateHandle(() => {
-    let el = document.querySelector('[data-inbox-item]')?.parentElement ?? null
+    let el: HTMLElement | null = document.querySelector<HTMLElement>('[data-inbox-item]')?.parentElement ?? null
     while (el && !(el.scrollHeight > el.clientHeight && /auto|scroll/.test(getComputedStyle(el).overflowY)))
       el = el.parentElement
     if (!el) throw new Error('no scrollable feed container')
@@ -222,15 +230,29 @@ export interface Requests {
   markAll250: number
   pollNothingNew: number
   pollNothingNewOpen: number
+  /** Each action's requests as `METHOD path?query`, in the order sent. */
+  sent: Record<string, string[]>
 }
 
-/** Counts `/api` requests from now until none has started for `quietMs`. */
-async function countUntilQuiet(page: Page, action: () => Promise<unknown>, quietMs = 600): Promise<number> {
-  let count = 0
+const sent: Record<string, string[]> = {}
+const describe = (r: PwRequest) => {
+  const url = new URL(r.url())
+  return `${r.method()} ${url.pathname.slice(4)}${decodeURIComponent(url.search)}`
+}
+
+/** Counts `/api` requests from now until none has started for `quietMs`; keeps them under `sent[name]`. */
+async function countUntilQuiet(
+  name: string,
+  page: Page,
+  action: () => Promise<unknown>,
+  quietMs = 600,
+  already: string[] = [],
+): Promise<number> {
+  const list = (sent[name] = [...already])
   let last = Date.now()
   const onRequest = (r: PwRequest) => {
     if (new URL(r.url()).pathname.startsWith('/api/')) {
-      count++
+      list.push(describe(r))
       last = Date.now()
     }
   }
@@ -239,14 +261,14 @@ async function countUntilQuiet(page: Page, action: () => Promise<unknown>, quiet
   last = Date.now()
   while (Date.now() - last < quietMs) await page.waitForTimeout(50)
   page.off('request', onRequest)
-  return count
+  return list.length
 }
 
 /** Count of `/api` requests in one poll: waits for the next request to start, then until quiet. */
-async function countOnePoll(page: Page, pollMs: number): Promise<number> {
-  await page.waitForRequest((r) => new URL(r.url()).pathname.startsWith('/api/'), { timeout: pollMs * 3 })
+async function countOnePoll(name: string, page: Page, pollMs: number): Promise<number> {
+  const first = await page.waitForRequest((r) => new URL(r.url()).pathname.startsWith('/api/'), { timeout: pollMs * 3 })
   // The first request of the tick has already started: count it, then the rest.
-  return 1 + (await countUntilQuiet(page, async () => {}, Math.min(600, pollMs / 3)))
+  return countUntilQuiet(name, page, async () => {}, Math.min(600, pollMs / 3), [describe(first)])
 }
 
 async function countRequests(browser: Browser, server: PageServer): Promise<Requests> {
@@ -255,18 +277,18 @@ async function countRequests(browser: Browser, server: PageServer): Promise<Requ
   serve(server, 300, 251)
   const page = await freshPage(browser, server)
   await watchPage(page, { bell: BELL_COUNT })
-  const mount = await countUntilQuiet(page, async () => {
+  const mount = await countUntilQuiet('mount', page, async () => {
     await page.goto(server.url + query(noPoll))
     await seenAt(page, 'bell')
   })
-  const open = await countUntilQuiet(page, async () => {
+  const open = await countUntilQuiet('open', page, async () => {
     await page.locator('.inbox-bell').click()
     await page.locator('[data-inbox-item]').first().waitFor()
   })
-  const markOne = await countUntilQuiet(page, () =>
+  const markOne = await countUntilQuiet('markOne', page, () =>
     page.locator('[data-inbox-item][data-unread]').first().getByRole('button', { name: 'Mark as read' }).click(),
   )
-  const markAll250 = await countUntilQuiet(page, async () => {
+  const markAll250 = await countUntilQuiet('markAll250', page, async () => {
     await page.getByRole('button', { name: 'Mark all as read' }).click()
     await page.locator('[data-inbox-item][data-unread]').first().waitFor({ state: 'detached' })
   })
@@ -279,11 +301,11 @@ async function countRequests(browser: Browser, server: PageServer): Promise<Requ
   await polling.goto(server.url + query({ poll: String(POLL) }))
   await seenAt(polling, 'bell')
   await polling.waitForTimeout(POLL / 2)
-  const pollNothingNew = await countOnePoll(polling, POLL)
+  const pollNothingNew = await countOnePoll('pollNothingNew', polling, POLL)
   await polling.locator('.inbox-bell').click()
   await polling.locator('[data-inbox-item]').first().waitFor()
   await polling.waitForLoadState('networkidle')
-  const pollNothingNewOpen = await countOnePoll(polling, POLL)
+  const pollNothingNewOpen = await countOnePoll('pollNothingNewOpen', polling, POLL)
   await polling.context().close()
-  return { mount, open, markOne, markAll250, pollNothingNew, pollNothingNewOpen }
+  return { mount, open, markOne, markAll250, pollNothingNew, pollNothingNewOpen, sent: { ...sent } }
 }

@@ -5,10 +5,10 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
+import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { launchBrowser, CHROMIUM_PATH } from '../test/support/browser'
-import { peerMount } from './browser'
+import { peerMount, round } from './browser'
 import { measureBundle, type BundleCost } from './bundle'
 import { kitBrowser, type KitBrowserResults } from './kit'
 import { ensurePeers, PEERS, PEERS_DIR } from './peers'
@@ -36,7 +36,16 @@ export interface KitResult {
 export interface BenchResults {
   date: string
   command: string
-  machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; chromium: string }
+  machine: {
+    cpus: number
+    cpuModel: string
+    memoryGiB: number
+    os: string
+    node: string
+    chromium: string
+    /** 1-minute load average at the start and the end: other work on the machine skews the times. */
+    loadAverage: { start: number; end: number }
+  }
   bundler: string
   kits: Record<string, KitResult>
   service: Outcome<unknown>
@@ -92,6 +101,7 @@ async function main(): Promise<void> {
       os: `${process.platform} ${process.arch}`,
       node: process.version,
       chromium: chromiumVersion(),
+      loadAverage: { start: round(loadavg()[0]!), end: 0 },
     },
     bundler: `vite ${version('vite', ROOT)} (production, minified; react, react-dom, react/jsx-runtime external)`,
     kits: {
@@ -116,9 +126,9 @@ async function main(): Promise<void> {
     console.error('Browser (Chromium, production builds on loopback)')
     const browser = await launchBrowser()
     try {
-      const own = await attempt('inbox-kit scenarios', () => kitBrowser(browser))
-      for (const key of ['mount', 'longFeed', 'optimistic', 'requests'] as const)
-        (kit as unknown as Record<string, unknown>)[key] = 'error' in own ? own : own[key]
+      const own = await attempt('inbox-kit page', () => kitBrowser(browser, attempt))
+      if ('error' in own) Object.assign(kit, { mount: own, longFeed: own, optimistic: own, requests: own })
+      else Object.assign(kit, own)
       for (const peer of PEERS) {
         const mount = await attempt(`${peer.name} bell`, () => peerMount(browser, peer.entry, peer.bell))
         results.kits[peer.id]!.mount =
@@ -138,6 +148,7 @@ async function main(): Promise<void> {
     'Peers cannot reach their clouds from this machine: for them only the bundle and the first render of the bell are measured.',
     'Mount times run from a mark placed before the app script loads to the state named, median of fresh page loads.',
   )
+  results.machine.loadAverage.end = round(loadavg()[0]!)
   mkdirSync(here('./results'), { recursive: true })
   writeFileSync(here('./results/latest.json'), JSON.stringify(results, null, 2) + '\n')
   const table = renderTable(results)
@@ -150,19 +161,14 @@ async function main(): Promise<void> {
   }
 }
 
-/** Runs the reference service's own benchmark (bench/service.ts) in a child process and keeps its JSON. */
+/** Runs the reference service's own benchmark (bench/service.ts, which writes bench/results/service.json). */
 function runServiceBench(): unknown {
   const script = here('./service.ts')
   if (!existsSync(script)) throw new Error('bench/service.ts is missing')
-  const out = spawnSync(process.execPath, ['--import', 'tsx', script, '--json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 64 * 2 ** 20,
-  })
+  // Its own table goes to our stderr, so stdout keeps only the side-by-side table.
+  const out = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 2, 'inherit'] })
   if (out.status !== 0) throw new Error(`bench/service.ts exited ${out.status}`)
-  const json = out.stdout.slice(out.stdout.indexOf('{'))
-  return JSON.parse(json)
+  return JSON.parse(readFileSync(here('./results/service.json'), 'utf8'))
 }
 
 await main()

@@ -88,7 +88,7 @@ export function renderSection(results: BenchResults): string {
   const m = results.machine
   return [
     START,
-    `Measured ${results.date.slice(0, 10)} with \`${results.command}\` on ${m.cpus} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}, ${m.chromium}. Bundler: ${results.bundler}. kB = 1,000 bytes.`,
+    `Measured ${results.date.slice(0, 10)} with \`${results.command}\` on ${m.cpus} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}, ${m.chromium}; load average ${m.loadAverage.start} → ${m.loadAverage.end}. Bundler: ${results.bundler}. kB = 1,000 bytes.`,
     '',
     renderTable(results),
     '',
