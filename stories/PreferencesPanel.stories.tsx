@@ -28,7 +28,13 @@ type Story = StoryObj<typeof meta>
 const service = (setup: InboxStoryParameters['service']) => ({ inbox: { service: setup } })
 
 /** No workflows to configure. */
-const noWorkflows = () => ({ ...demoFixture, workflows: [], messages: [] })
+const noWorkflows = () => ({
+  ...demoFixture,
+  workflows: [],
+  messages: [],
+  // Per-workflow choices would name workflows that no longer exist, which the fixture check refuses.
+  subscribers: (demoFixture.subscribers ?? []).map(({ preferences: _preferences, ...s }) => s),
+})
 /** The service has no update route (like an older deployment): the panel is read-only. */
 const READ_ONLY = [{ method: 'PATCH', path: /\/preferences$/, status: 405 }]
 /** Every change is refused: the switch flips back with a message. */
