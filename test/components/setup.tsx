@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event'
 import axe from 'axe-core'
 import type { ReactElement } from 'react'
 import { afterEach, expect } from 'vitest'
-import type { ServiceOptions } from '../../server'
+import type { FaultRule, ServiceOptions } from '../../server'
 import { createInboxClient } from '../../src/api/client'
 import type { InboxClient } from '../../src/api/types'
 import { InboxProvider } from '../../src/provider/InboxProvider'
@@ -52,13 +52,20 @@ export function renderWithInbox(
     fixture,
     service,
     provider,
+    faults = [],
+    setup,
   }: {
     fixture?: Fixture
     service?: Omit<ServiceOptions, 'fixture'>
     provider?: Partial<InboxProviderProps>
+    /** Fault rules in place before the first request. */
+    faults?: FaultRule[]
+    /** A service set up (and perhaps prefetched from) beforehand. */
+    setup?: ReturnType<typeof setupService>
   } = {},
 ): Rendered {
-  const s = setupService(fixture, service)
+  const s = setup ?? setupService(fixture, service)
+  for (const rule of faults) s.service.faults.add(rule)
   const result = render(
     <InboxProvider
       subscriberId={TEST_SUBSCRIBER_ID}

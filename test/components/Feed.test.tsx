@@ -1,0 +1,191 @@
+// @vitest-environment jsdom
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { Feed } from '../../src/components/Feed/Feed'
+import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
+import { feedQueryOptions } from '../../src/core/queries'
+import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
+
+const HOUR = 3_600_000
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
+
+function fixture(count: number, extra: (i: number) => Record<string, unknown> = () => ({})) {
+  return buildFixture({
+    workflows: [workflow('test-workflow', [inApp('Hello {{subscriber.firstName}}')])],
+    messages: messages(TEST_SUBSCRIBER_ID, count, (i) => ({ subject: `Subject ${i}`, createdAt: ago(i * 60_000), ...extra(i) })),
+  })
+}
+
+const articles = () => screen.queryAllByRole('article')
+const titles = () => articles().map((a) => a.querySelector('h3')?.textContent)
+
+describe('Feed', () => {
+  it('shows a loading skeleton, then the items', async () => {
+    const { container } = renderWithInbox(<Feed />, { fixture: fixture(3), service: { latency: 60 } })
+    const status = screen.getByRole('status')
+    expect(status.textContent).toContain('Loading notifications')
+    await expectAccessible(container)
+    await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1', 'Subject 2']))
+    expect(screen.getByRole('feed', { name: 'Notifications' })).toBeTruthy()
+    await expectAccessible(container)
+  })
+
+  it('shows the empty state, or what renderEmpty gives', async () => {
+    const { container, unmount } = renderWithInbox(<Feed />, { fixture: fixture(0) })
+    expect(await screen.findByText('You’re all caught up')).toBeTruthy()
+    await expectAccessible(container)
+    unmount()
+    renderWithInbox(<Feed renderEmpty={() => <p>Nothing here</p>} />, { fixture: fixture(0) })
+    expect(await screen.findByText('Nothing here')).toBeTruthy()
+  })
+
+  it('shows an error with a retry that recovers', async () => {
+    const { service, user, container } = renderWithInbox(<Feed />, {
+      fixture: fixture(2),
+      faults: [{ path: /notifications\/feed$/, status: 500 }],
+    })
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Notifications couldn’t be loaded')
+    await expectAccessible(container)
+    service.faults.clear()
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }))
+    await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1']))
+  })
+
+  it('groups items by day: Today, Yesterday, then dates', async () => {
+    const now = new Date()
+    const noonToday = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 0, 30).getTime()
+    const times = [Math.min(Date.now(), noonToday), noonToday - 24 * HOUR, noonToday - 3 * 24 * HOUR]
+    const f = buildFixture({
+      messages: times.map((t, i) => ({
+        subscriberId: TEST_SUBSCRIBER_ID,
+        workflow: 'test-workflow',
+        createdAt: new Date(t).toISOString(),
+        content: `M${i}`,
+      })),
+    })
+    const { container } = renderWithInbox(<Feed />, { fixture: f })
+    await waitFor(() => expect(articles()).toHaveLength(3))
+    const days = Array.from(container.querySelectorAll('.inbox-feed__day')).map((d) => d.textContent)
+    expect(days[0]).toBe('Today')
+    expect(days[1]).toBe('Yesterday')
+    expect(days[2]).toBe(
+      new Date(times[2]!).toLocaleDateString('en', { weekday: 'long', month: 'long', day: 'numeric', ...(new Date(times[2]!).getFullYear() !== now.getFullYear() ? { year: 'numeric', weekday: undefined } : {}) }),
+    )
+  })
+
+  it('moves focus with ArrowDown, ArrowUp, Home and End; one item is in the tab order', async () => {
+    const { user } = renderWithInbox(<Feed />, { fixture: fixture(5) })
+    await waitFor(() => expect(articles()).toHaveLength(5))
+    expect(articles().filter((a) => a.tabIndex === 0)).toHaveLength(1)
+    await user.tab()
+    expect(document.activeElement).toBe(articles()[0])
+    await user.keyboard('{ArrowDown}')
+    expect(document.activeElement).toBe(articles()[1])
+    await user.keyboard('{End}')
+    expect(document.activeElement).toBe(articles()[4])
+    expect(articles()[4]!.getAttribute('aria-posinset')).toBe('5')
+    expect(articles()[4]!.getAttribute('aria-setsize')).toBe('5')
+    await user.keyboard('{ArrowUp}')
+    expect(document.activeElement).toBe(articles()[3])
+    await user.keyboard('{Home}')
+    expect(document.activeElement).toBe(articles()[0])
+    expect(articles().filter((a) => a.tabIndex === 0)).toEqual([articles()[0]])
+  })
+
+  it('toggles read with the r key, before the service answers', async () => {
+    const { user, service, client } = renderWithInbox(<Feed />, { fixture: fixture(2) })
+    await waitFor(() => expect(articles()).toHaveLength(2))
+    await user.tab()
+    const first = articles()[0]!
+    expect(first.hasAttribute('data-unread')).toBe(true)
+    service.faults.add({ path: /mark-as$/, latency: 200, times: 1 })
+    await user.keyboard('r')
+    await waitFor(() => expect(first.hasAttribute('data-unread')).toBe(false))
+    expect((await serviceFeed(client, { read: false })).data).toHaveLength(2)
+    await waitFor(async () => expect((await serviceFeed(client, { read: false })).data).toHaveLength(1))
+    await user.keyboard('r')
+    await waitFor(async () => expect((await serviceFeed(client, { read: false })).data).toHaveLength(2))
+    expect(first.hasAttribute('data-unread')).toBe(true)
+  })
+
+  it('opens the focused item with Enter: its link through onNavigate, or marks it read', async () => {
+    const onNavigate = vi.fn((_url: string, _item: unknown, event: { preventDefault(): void }) => event.preventDefault())
+    const { user, client } = renderWithInbox(<Feed onNavigate={onNavigate} />, {
+      fixture: fixture(2, (i) => (i === 0 ? { cta: { type: 'redirect', data: { url: '/orders/7' } } } : {})),
+    })
+    await waitFor(() => expect(articles()).toHaveLength(2))
+    await user.tab()
+    await user.keyboard('{Enter}')
+    expect(onNavigate).toHaveBeenCalledTimes(1)
+    expect(onNavigate.mock.calls[0]![0]).toBe('/orders/7')
+    await user.keyboard('{ArrowDown}{Enter}')
+    await waitFor(async () => expect((await serviceFeed(client, { read: false })).data).toHaveLength(0))
+    expect(onNavigate).toHaveBeenCalledTimes(1)
+  })
+
+  it('loads the next page when the reader nears the end', async () => {
+    const { user, client } = renderWithInbox(<Feed limit={10} initialRect={{ width: 400, height: 300 }} />, {
+      fixture: fixture(25),
+    })
+    await waitFor(() => expect(articles().length).toBeGreaterThan(0))
+    expect(articles()[0]!.getAttribute('aria-setsize')).toBe('25')
+    await user.tab()
+    expect(screen.getAllByRole('article').length).toBeLessThan(10)
+    await user.keyboard('{End}')
+    // Reaching the end of page 0 brings page 1; End again reaches its last item, and brings page 2.
+    await waitFor(async () => {
+      await user.keyboard('{End}')
+      expect(document.activeElement?.getAttribute('aria-posinset')).toBe('25')
+    })
+    expect(document.activeElement?.querySelector('h3')?.textContent).toBe('Subject 24')
+    expect((await serviceFeed(client)).data).toHaveLength(25)
+  })
+
+  it('holds new items back behind an "N new notifications" button while the reader is scrolled down', async () => {
+    const { client, service, queryClient, user, container } = renderWithInbox(
+      <Feed initialRect={{ width: 400, height: 300 }} />,
+      { fixture: fixture(12) },
+    )
+    await waitFor(() => expect(articles().length).toBeGreaterThan(0))
+    const scroller = container.querySelector('.inbox-feed__scroller') as HTMLElement
+    act(() => {
+      scroller.scrollTop = 400
+      fireEvent.scroll(scroller)
+    })
+    await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+    await service.settle()
+    await act(() => queryClient.invalidateQueries())
+    const button = await screen.findByRole('button', { name: '1 new notification' })
+    expect(screen.queryByText('Hello Ada')).toBeNull()
+    await user.click(button)
+    await waitFor(() => expect(articles()[0]!.querySelector('h3')?.textContent).toBe('Hello Ada'))
+    expect(scroller.scrollTop).toBe(0)
+    expect(screen.queryByRole('button', { name: /new notification/ })).toBeNull()
+  })
+
+  it('renders only the rows in view with 10,000 items loaded', async () => {
+    const setup = setupService(buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 10_000) }))
+    // Load all 100 pages from the service into the cache the Feed reads, as scrolling would.
+    await setup.queryClient.fetchInfiniteQuery({
+      ...feedQueryOptions({ client: setup.client, subscriberId: TEST_SUBSCRIBER_ID }, { limit: 100 }),
+      pages: 100,
+    })
+    const { user } = renderWithInbox(<Feed limit={100} initialRect={{ width: 400, height: 500 }} />, { setup })
+    await waitFor(() => expect(articles().length).toBeGreaterThan(0))
+    const bound = Math.ceil(500 / 88) + 2 * 4 + 2
+    expect(articles().length).toBeLessThanOrEqual(bound)
+    expect(articles()[0]!.getAttribute('aria-setsize')).toBe('10000')
+    await user.tab()
+    await user.keyboard('{End}')
+    expect(document.activeElement?.getAttribute('aria-posinset')).toBe('10000')
+    expect(document.activeElement?.querySelector('h3')?.textContent).toBe('Message 9999')
+    expect(articles().length).toBeLessThanOrEqual(bound)
+    await user.keyboard('{PageUp}{ArrowUp}')
+    expect(Number(document.activeElement?.getAttribute('aria-posinset'))).toBeLessThan(9999)
+    expect(articles().length).toBeLessThanOrEqual(bound)
+    await user.keyboard('{Home}')
+    expect(document.activeElement?.getAttribute('aria-posinset')).toBe('1')
+    expect(articles().length).toBeLessThanOrEqual(bound)
+  })
+})
