@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { Feed } from '../../src/components/Feed/Feed'
+import { safeUrl } from '../../src/components/internal/url'
+import { INJECTIONS, XSS_FLAG, isNonHttpUrl } from '../security/corpus'
+import { buildFixture, TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import type { FixtureMessage } from '../support/fixtures'
+import { renderWithInbox } from './setup'
+
+const hostile = INJECTIONS.map((i) => i.value)
+
+function corpusMessages(): FixtureMessage[] {
+  return hostile.map((value, i) => ({
+    subscriberId: TEST_SUBSCRIBER_ID,
+    workflow: 'test-workflow',
+    createdAt: new Date(Date.now() - i * 1000).toISOString(),
+    subject: value,
+    content: value,
+    actor: { type: 'user', data: value },
+    cta: { type: 'redirect', data: { url: value } },
+    payload: { actorName: value },
+  }))
+}
+
+describe('untrusted content', () => {
+  it('renders the corpus in subject, content, avatar and CTA URL as inert text', async () => {
+    const { container } = renderWithInbox(<Feed limit={100} initialRect={{ width: 400, height: 100_000 }} overscan={200} />, {
+      fixture: buildFixture({ messages: corpusMessages() }),
+    })
+    await waitFor(() => expect(screen.getAllByRole('article').length).toBe(hostile.length))
+    const articles = screen.getAllByRole('article')
+    for (const [i, article] of articles.entries()) {
+      const value = hostile[i]!
+      // Text nodes carry the exact string; nothing was parsed into elements.
+      const title = article.querySelector('h3')!
+      expect(title.querySelectorAll('*:not(a)')).toHaveLength(0)
+      const body = article.querySelector('.inbox-item__body')
+      if (body) expect(body.children).toHaveLength(0)
+      expect(title.textContent).toBe(value)
+      expect(body?.textContent).toBe(value)
+    }
+    expect(container.querySelectorAll('script, iframe, object, embed, svg [onload], [onerror], [onload], [onmouseover], [onfocus], base, meta, style, form, details, marquee, video, audio, math')).toHaveLength(0)
+    for (const a of container.querySelectorAll('a')) {
+      const href = a.getAttribute('href') ?? ''
+      expect(isNonHttpUrl(href)).toBe(false)
+      expect(/^\s*javascript:/i.test(href)).toBe(false)
+    }
+    for (const img of container.querySelectorAll('img')) {
+      const src = img.getAttribute('src') ?? ''
+      expect(/^\s*(javascript|vbscript):/i.test(src)).toBe(false)
+      expect(/^\s*data:(?!image\/)/i.test(src)).toBe(false)
+    }
+    expect((window as unknown as Record<string, unknown>)[XSS_FLAG]).toBeUndefined()
+  })
+
+  it('never lets a javascript: URL through the link filter', () => {
+    for (const value of hostile) {
+      const url = safeUrl(value)
+      if (url !== null) expect(isNonHttpUrl(url)).toBe(false)
+    }
+    expect(safeUrl('javascript:alert(1)')).toBeNull()
+    expect(safeUrl('\tjava\nscript:alert(1)')).toBeNull()
+    expect(safeUrl('data:text/html,<script>alert(1)</script>')).toBeNull()
+    expect(safeUrl('/inbox?x=1#y')).toBe('/inbox?x=1#y')
+    expect(safeUrl('https://example.com')).toBe('https://example.com')
+  })
+})
