@@ -18,9 +18,17 @@ export function isId(value: string): boolean {
   return ID.test(value)
 }
 
+let lastMs = NaN
+let lastIso = ''
+
 /** ISO 8601 UTC with milliseconds. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString()
+  // Bulk inserts stamp many records within one millisecond.
+  if (ms !== lastMs) {
+    lastMs = ms
+    lastIso = new Date(ms).toISOString()
+  }
+  return lastIso
 }
 
 /** A random UUID v4 that also works outside secure contexts. */
