@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { PreferencesPanel } from '../../src/components/PreferencesPanel/PreferencesPanel'
+import { buildFixture, emailStep, inApp, subscriber, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
+import type { FixtureSubscriber } from '../support/fixtures'
+import { expectAccessible, renderWithInbox } from './setup'
+
+function fixture(preferences: FixtureSubscriber['preferences'] = {}) {
+  return buildFixture({
+    subscribers: [subscriber(TEST_SUBSCRIBER_ID, { firstName: 'Ada', preferences })],
+    workflows: [
+      workflow('comments', [inApp('New comment'), emailStep()], { name: 'Comments' }),
+      workflow('security', [inApp('Sign-in'), emailStep()], { name: 'Security', critical: true }),
+    ],
+  })
+}
+
+const globalSwitch = (name: string) =>
+  within(screen.getByRole('region', { name: 'All notifications' })).getByRole('switch', { name }) as HTMLInputElement
+const workflowSwitch = (group: string, name: string) =>
+  within(screen.getByRole('group', { name: group })).getByRole('switch', { name }) as HTMLInputElement
+
+describe('PreferencesPanel', () => {
+  it('shows a skeleton, then labelled switches; critical workflows are locked with an explanation', async () => {
+    const { container } = renderWithInbox(<PreferencesPanel />, { fixture: fixture(), service: { latency: 40 } })
+    expect(screen.getByRole('status').textContent).toContain('Loading')
+    await expectAccessible(container)
+    await screen.findByRole('region', { name: 'All notifications' })
+    expect(globalSwitch('In-app').checked).toBe(true)
+    expect(globalSwitch('Email').checked).toBe(true)
+    expect(workflowSwitch('Comments', 'Email').disabled).toBe(false)
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Security' })).toBeTruthy())
+    const locked = workflowSwitch('Security', 'Email')
+    expect(locked.disabled).toBe(true)
+    expect(locked.getAttribute('aria-describedby')).toBeTruthy()
+    expect(document.getElementById(locked.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Required: this notification can’t be turned off.',
+    )
+    await expectAccessible(container)
+  })
+
+  it('changes a switch at once and saves it', async () => {
+    const { user, service, client } = renderWithInbox(<PreferencesPanel />, { fixture: fixture() })
+    await screen.findByRole('region', { name: 'All notifications' })
+    service.faults.add({ method: 'PATCH', latency: 250 })
+    await user.click(workflowSwitch('Comments', 'Email'))
+    expect(workflowSwitch('Comments', 'Email').checked).toBe(false)
+    await waitFor(async () => {
+      const prefs = await client.getPreferences(TEST_SUBSCRIBER_ID)
+      expect(prefs.workflows.find((w) => w.workflow.identifier === 'comments')?.channels.email).toBe(false)
+    })
+    expect(workflowSwitch('Comments', 'Email').checked).toBe(false)
+  })
+
+  it('undoes a refused change and says so', async () => {
+    const { user, service, client, container } = renderWithInbox(<PreferencesPanel />, { fixture: fixture() })
+    await screen.findByRole('region', { name: 'All notifications' })
+    service.faults.add({ method: 'PATCH', status: 500 })
+    await user.click(globalSwitch('Email'))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Your change couldn’t be saved, so it was undone.')
+    await waitFor(() => expect(globalSwitch('Email').checked).toBe(true))
+    expect((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.channels.email).toBe(true)
+    await expectAccessible(container)
+  })
+
+  it('shows a load error with a retry', async () => {
+    const { user, service } = renderWithInbox(<PreferencesPanel />, {
+      fixture: fixture(),
+      faults: [{ method: 'GET', path: /preferences$/, status: 500 }],
+    })
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Settings couldn’t be loaded')
+    service.faults.clear()
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByRole('region', { name: 'All notifications' })).toBeTruthy()
+  })
+
+  it('shows the weekly schedule and saves an edited day', async () => {
+    const { user, client } = renderWithInbox(<PreferencesPanel />, {
+      fixture: fixture({
+        schedule: {
+          isEnabled: true,
+          weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
+        },
+      }),
+    })
+    const section = await screen.findByRole('region', { name: 'Delivery schedule' })
+    expect(within(section).getByRole('switch', { name: 'Use a schedule' })).toBeTruthy()
+    const from = within(section).getByLabelText('Monday From') as HTMLInputElement
+    expect(from.value).toBe('09:00')
+    const tuesday = within(section).getByRole('checkbox', { name: 'Tuesday' }) as HTMLInputElement
+    expect(tuesday.checked).toBe(false)
+    await user.click(tuesday)
+    await waitFor(async () => {
+      const prefs = await client.getPreferences(TEST_SUBSCRIBER_ID)
+      expect(prefs.global.schedule?.weeklySchedule?.tuesday).toEqual({
+        isEnabled: true,
+        hours: [{ start: '09:00 AM', end: '05:00 PM' }],
+      })
+    })
+    expect(((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.monday?.hours)).toEqual([
+      { start: '09:00 AM', end: '05:00 PM' },
+    ])
+  })
+
+  it('turns read-only when the service cannot update preferences', async () => {
+    const { user, service } = renderWithInbox(<PreferencesPanel />, { fixture: fixture() })
+    await screen.findByRole('region', { name: 'All notifications' })
+    service.faults.add({ method: 'PATCH', status: 405 })
+    await user.click(globalSwitch('Email'))
+    expect(await screen.findByText('These settings can be viewed here but not changed.')).toBeTruthy()
+    await waitFor(() => expect(globalSwitch('Email').disabled).toBe(true))
+    expect(globalSwitch('Email').checked).toBe(true)
+  })
+})

@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
+import { buildFixture, TEST_SUBSCRIBER_ID, topic } from '../support/fixtures'
+import { expectAccessible, renderWithInbox } from './setup'
+
+const topics = (n: number) =>
+  buildFixture({
+    topics: Array.from({ length: n }, (_, i) => topic(`topic-${i}`, [TEST_SUBSCRIBER_ID], { name: `Topic ${i}` })),
+  })
+
+const names = () => screen.queryAllByRole('listitem').map((li) => li.querySelector('.inbox-topics__name')?.textContent)
+
+describe('TopicSubscriptions', () => {
+  it('pages through the topics with Next and Previous', async () => {
+    const { user, container } = renderWithInbox(<TopicSubscriptions limit={4} />, { fixture: topics(10), service: { latency: 20 } })
+    expect(screen.getByRole('status')).toBeTruthy()
+    await waitFor(() => expect(names()).toHaveLength(4))
+    const first = names()
+    await expectAccessible(container)
+    const previous = screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement
+    const next = screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement
+    expect(previous.disabled).toBe(true)
+    await user.click(next)
+    await waitFor(() => expect(names()).not.toEqual(first))
+    const second = names()
+    expect(second).toHaveLength(4)
+    expect(second.some((n) => first.includes(n))).toBe(false)
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+    await waitFor(() => expect(names()).toHaveLength(2))
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true))
+    await user.click(screen.getByRole('button', { name: 'Previous' }))
+    await waitFor(() => expect(names()).toEqual(second))
+  })
+
+  it('says when there are none', async () => {
+    renderWithInbox(<TopicSubscriptions />, { fixture: topics(0) })
+    expect(await screen.findByText('You’re not subscribed to any topics.')).toBeTruthy()
+  })
+
+  it('shows an error when they cannot be loaded', async () => {
+    const { container } = renderWithInbox(<TopicSubscriptions />, {
+      fixture: topics(3),
+      faults: [{ path: /subscriptions$/, status: 500 }],
+    })
+    expect((await screen.findByRole('alert')).textContent).toContain('Topics couldn’t be loaded')
+    await expectAccessible(container)
+  })
+})
