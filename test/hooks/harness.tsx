@@ -130,10 +130,10 @@ export async function settled(queryClient: QueryClient, timeout = 5000): Promise
     () => {
       if (queryClient.isFetching() > 0 || queryClient.isMutating() > 0) throw new Error('busy')
     },
-    { timeout },
+    { timeout, interval: 5 },
   )
   await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await new Promise((resolve) => setTimeout(resolve, 5))
   })
   if (queryClient.isFetching() > 0 || queryClient.isMutating() > 0) return settled(queryClient, timeout)
 }
