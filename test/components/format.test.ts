@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { formatCount, formatDayLabel, formatRelativeTime } from '../../src/core/format'
+import { baseMessages, locales, plural, resolveMessages } from '../../src/i18n'
+import { en } from '../../src/i18n/en'
+
+const now = new Date(2026, 5, 15, 12, 0, 0).getTime()
+const labels = { today: 'Today', yesterday: 'Yesterday' }
+
+describe('formatRelativeTime', () => {
+  it('speaks in the nearest unit, locale-aware', () => {
+    expect(formatRelativeTime(now - 10_000, now, 'en')).toBe('now')
+    expect(formatRelativeTime(now - 5 * 60_000, now, 'en')).toBe('5 minutes ago')
+    expect(formatRelativeTime(now - 3 * 3_600_000, now, 'en')).toBe('3 hours ago')
+    expect(formatRelativeTime(new Date(2026, 5, 14, 9).getTime(), now, 'en')).toBe('yesterday')
+    expect(formatRelativeTime(new Date(2026, 5, 11, 9).getTime(), now, 'en')).toBe('4 days ago')
+    expect(formatRelativeTime(now - 14 * 86_400_000, now, 'en')).toBe('2 weeks ago')
+    expect(formatRelativeTime(now - 3 * 3_600_000, now, 'de')).toBe('vor 3 Stunden')
+    expect(formatRelativeTime(now - 5 * 60_000, now, 'ja')).toBe('5 分前')
+  })
+
+  it('gives nothing for a missing or broken timestamp', () => {
+    expect(formatRelativeTime(null, now, 'en')).toBe('')
+    expect(formatRelativeTime('not a date', now, 'en')).toBe('')
+  })
+})
+
+describe('formatDayLabel', () => {
+  it('says Today, Yesterday, then the date', () => {
+    expect(formatDayLabel(new Date(2026, 5, 15, 0, 1).getTime(), now, 'en', labels)).toBe('Today')
+    expect(formatDayLabel(new Date(2026, 5, 14, 23, 59).getTime(), now, 'en', labels)).toBe('Yesterday')
+    expect(formatDayLabel(new Date(2026, 5, 10, 8).getTime(), now, 'en', labels)).toBe('Wednesday, June 10')
+    expect(formatDayLabel(new Date(2025, 11, 24, 8).getTime(), now, 'en', labels)).toBe('December 24, 2025')
+    expect(formatDayLabel(new Date(2026, 5, 10, 8).getTime(), now, 'de', labels)).toBe('Mittwoch, 10. Juni')
+  })
+})
+
+describe('formatCount', () => {
+  it('caps at 99+', () => {
+    expect(formatCount(0, 'en')).toBe('0')
+    expect(formatCount(99, 'en')).toBe('99')
+    expect(formatCount(100, 'en')).toBe('99+')
+    expect(formatCount(3, 'en', 99, true)).toBe('99+')
+    expect(formatCount(42, 'ar-EG')).toBe(new Intl.NumberFormat('ar-EG').format(42))
+    expect(formatCount(1234, 'de', 9999)).toBe('1.234')
+  })
+})
+
+describe('i18n', () => {
+  it('has every string in every locale', () => {
+    for (const [code, messages] of Object.entries(locales)) {
+      expect(Object.keys(messages).sort(), code).toEqual(Object.keys(en).sort())
+      for (const value of Object.values(messages)) {
+        if (typeof value === 'object') expect(value.other, code).toBeTruthy()
+        else expect(value, code).toBeTruthy()
+      }
+    }
+  })
+
+  it('chooses plural forms with Intl.PluralRules', () => {
+    expect(plural(en.newNotifications, 1, 'en')).toBe('1 new notification')
+    expect(plural(en.newNotifications, 4, 'en')).toBe('4 new notifications')
+    expect(plural(locales.ar.newNotifications, 2, 'ar')).toBe('إشعاران جديدان')
+    expect(plural(locales.ar.newNotifications, 5, 'ar')).toBe('5 إشعارات جديدة')
+    expect(plural(locales.fr.newNotifications, 2, 'fr')).toBe('2 nouvelles notifications')
+    expect(plural(en.bellLabelUnseen, 120, 'en', {}, '99+')).toBe('Notifications, 99+ unseen')
+  })
+
+  it('falls back from region to language to English, and merges overrides', () => {
+    expect(baseMessages('de-AT').today).toBe('Heute')
+    expect(baseMessages('pt-BR').today).toBe('Today')
+    expect(baseMessages('ar').dir).toBe('rtl')
+    const merged = resolveMessages('fr', { today: 'Ce jour' })
+    expect(merged.today).toBe('Ce jour')
+    expect(merged.yesterday).toBe('Hier')
+  })
+})
