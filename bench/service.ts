@@ -16,12 +16,15 @@ const WARMUP = 50
 const service = createService()
 const headers = { authorization: `ApiKey ${service.apiKey}` }
 
-async function time(path: string): Promise<number> {
+async function time(path: string, body?: () => unknown): Promise<number> {
+  const init: RequestInit = body
+    ? { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body()) }
+    : { headers }
   const start = performance.now()
-  const response = await service.fetch(new Request(`http://bench.test${path}`, { headers }))
+  const response = await service.fetch(new Request(`http://bench.test${path}`, init))
   await response.text()
   const elapsed = performance.now() - start
-  if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+  if (response.status !== (body ? 201 : 200)) throw new Error(`${path}: ${response.status}`)
   return elapsed
 }
 
@@ -33,15 +36,16 @@ interface Row {
   items: number
 }
 
-async function measure(name: string, path: string): Promise<Row> {
-  for (let i = 0; i < WARMUP; i++) await time(path)
+async function measure(name: string, path: string, body?: () => unknown): Promise<Row> {
+  for (let i = 0; i < WARMUP; i++) await time(path, body)
   const samples: number[] = []
-  for (let i = 0; i < RUNS; i++) samples.push(await time(path))
+  for (let i = 0; i < RUNS; i++) samples.push(await time(path, body))
   samples.sort((a, b) => a - b)
-  const response = await service.fetch(new Request(`http://bench.test${path}`, { headers }))
-  const body = (await response.json()) as { data: unknown[] }
+  const items = body
+    ? ((body() as { messageId: string[] }).messageId.length)
+    : ((await (await service.fetch(new Request(`http://bench.test${path}`, { headers }))).json()) as { data: unknown[] }).data.length
   const pick = (q: number) => Number((samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0).toFixed(3))
-  return { case: name, path, medianMs: pick(0.5), p99Ms: pick(0.99), items: body.data.length }
+  return { case: name, path, medianMs: pick(0.5), p99Ms: pick(0.99), items }
 }
 
 let t = performance.now()
@@ -64,6 +68,15 @@ rows.push(await measure('feed page 999 (deep), limit 100', `${feed}?page=999&lim
 rows.push(await measure('feed read=false page 0, limit 10', `${feed}?page=0&limit=10&read=false`))
 rows.push(await measure('feed read=false page 499 (deep), limit 100', `${feed}?page=499&limit=100&read=false`))
 rows.push(await measure('feed seen=false read=false page 250, limit 100', `${feed}?page=250&limit=100&read=false&seen=false`))
+const messageIds = service.state.messages('bench-user').map((m) => m._id)
+let flip = 0
+rows.push(
+  await measure('mark-as 100 ids (read/unread), 100,000 messages', '/v1/subscribers/bench-user/messages/mark-as', () => {
+    flip++
+    const start = (flip * 100) % 50_000
+    return { messageId: messageIds.slice(start, start + 100), markAs: flip % 2 ? 'read' : 'unread' }
+  }),
+)
 rows.push(await measure('topic first page (DESC) + totalCount, limit 100', `${topic}?limit=100`))
 rows.push(await measure('topic after middle cursor, ASC, limit 100', `${topic}?limit=100&orderDirection=ASC&after=${middle}`))
 rows.push(await measure('topic before cursor near end, DESC, limit 100', `${topic}?limit=100&before=${nearEnd}&includeCursor=true`))
