@@ -31,6 +31,7 @@ function App() {
           locale={locale}
           defaultOpen={params.get('open') !== '0'}
           pollInterval={0}
+          countKind="unread"
         />
       </div>
       <div className="content">
