@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ApiError, NetworkError, ResponseShapeError } from '../../src/api/errors'
+import { useActiveIntegrations } from '../../src/hooks/useActiveIntegrations'
+import { useCounts } from '../../src/hooks/useCounts'
+import { useFeed } from '../../src/hooks/useFeed'
+import { useMarkAll } from '../../src/hooks/useMarkAll'
+import { useMarkAs } from '../../src/hooks/useMarkAs'
+import { usePreferences } from '../../src/hooks/usePreferences'
+import { useSubscriberSubscriptions } from '../../src/hooks/useSubscriberSubscriptions'
+import { useTopicSubscriptions } from '../../src/hooks/useTopicSubscriptions'
+import { useUpdatePreferences } from '../../src/hooks/useUpdatePreferences'
+import { buildFixture, messages, topic } from '../support/fixtures'
+import { setup } from './harness'
+
+afterEach(cleanup)
+
+const fixture = () => buildFixture({ topics: [topic('news', ['user-1'])], messages: messages('user-1', 3) })
+
+describe('error states of the reads', () => {
+  interface ReadState {
+    error: Error | null
+    isLoading: boolean
+    refetch?: () => Promise<void>
+  }
+  const reads: { name: string; path: RegExp; hook: () => ReadState }[] = [
+    { name: 'useFeed', path: /notifications\/feed$/, hook: () => useFeed() },
+    { name: 'useCounts', path: /notifications\/feed$/, hook: () => useCounts() },
+    { name: 'usePreferences', path: /preferences$/, hook: () => usePreferences() },
+    { name: 'useSubscriberSubscriptions', path: /subscribers\/user-1\/subscriptions$/, hook: () => useSubscriberSubscriptions() },
+    { name: 'useTopicSubscriptions', path: /topics\/news\/subscriptions$/, hook: () => useTopicSubscriptions('news') },
+    { name: 'useActiveIntegrations', path: /integrations\/active$/, hook: () => useActiveIntegrations() },
+  ]
+  for (const { name, path, hook } of reads) {
+    it(`${name}: a 500 lands in error, and a retry recovers`, async () => {
+      const h = setup({ fixture: fixture() })
+      const remove = h.service.faults.add({ method: 'GET', path, status: 500 })
+      const { result } = renderHook(hook, { wrapper: h.wrapper })
+      await waitFor(() => expect(result.current.error).toBeInstanceOf(ApiError))
+      expect(result.current.error).toMatchObject({ status: 500 })
+      expect(result.current.isLoading).toBe(false)
+      remove()
+      const { refetch } = result.current
+      if (refetch) {
+        await act(() => refetch())
+        await waitFor(() => expect(result.current.error).toBeNull())
+      }
+    })
+  }
+
+  it('useFeed: a dropped connection and a body of the wrong shape are errors too', async () => {
+    const h = setup({ fixture: fixture() })
+    h.service.faults.add({ method: 'GET', path: /feed$/, drop: true, times: 1 })
+    const { result } = renderHook(() => useFeed(), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.error).toBeInstanceOf(NetworkError))
+    expect(result.current.isError).toBe(true)
+    h.service.faults.add({ method: 'GET', path: /feed$/, body: { data: 'nope', hasMore: 1 }, times: 1 })
+    await act(() => result.current.refetch())
+    await waitFor(() => expect(result.current.error).toBeInstanceOf(ResponseShapeError))
+    await act(() => result.current.refetch())
+    await waitFor(() => expect(result.current.items).toHaveLength(3))
+    expect(result.current.error).toBeNull()
+  })
+
+  it('useFeed: a failed next page keeps the loaded items', async () => {
+    const h = setup({ fixture: buildFixture({ messages: messages('user-1', 30) }) })
+    const { result } = renderHook(() => useFeed({ limit: 10 }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.items).toHaveLength(10))
+    h.service.faults.add({ method: 'GET', path: /feed$/, status: 503, times: 1 })
+    await act(() => result.current.fetchNextPage())
+    await waitFor(() => expect(result.current.error).toMatchObject({ status: 503 }))
+    expect(result.current.items).toHaveLength(10)
+    expect(result.current.hasMore).toBe(true)
+  })
+})
+
+describe('error states of the writes', () => {
+  it('useMarkAs, useMarkAll and useUpdatePreferences expose the error and do not reject', async () => {
+    const h = setup({ fixture: fixture() })
+    const { result } = renderHook(
+      () => ({ feed: useFeed(), marks: useMarkAs(), all: useMarkAll(), update: useUpdatePreferences(), prefs: usePreferences() }),
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(3))
+    await waitFor(() => expect(result.current.prefs.data).toBeDefined())
+    h.service.faults.add({ method: 'POST', status: 500 })
+    h.service.faults.add({ method: 'PATCH', drop: true })
+    await act(() => result.current.marks.markAs({ ids: result.current.feed.items[0]!._id, markAs: 'read' }))
+    await act(() => result.current.all.markAll())
+    await act(() => result.current.update.update({ channels: { in_app: false } }))
+    await waitFor(() => expect(result.current.marks.error).toMatchObject({ status: 500 }))
+    await waitFor(() => expect(result.current.all.error).toMatchObject({ status: 500 }))
+    await waitFor(() => expect(result.current.update.error).toBeInstanceOf(NetworkError))
+    expect(result.current.update.readOnly).toBe(false)
+    expect(result.current.feed.items.every((i) => !i.read)).toBe(true)
+    expect(result.current.prefs.data!.global.channels.in_app).toBe(true)
+  })
+})
