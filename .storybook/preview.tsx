@@ -1,4 +1,6 @@
 import type { Preview } from '@storybook/react-vite'
+// As an app imports 'inbox-kit/styles.css': the stylesheet is a file of its own, not a side effect of the JS.
+import '../src/styles/index.css'
 
 const preview: Preview = {
   parameters: {

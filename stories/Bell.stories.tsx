@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { Bell } from '../src'
 import type { BellProps } from '../src'
-import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
+import { FAILING, LOADING, lookArgTypes, UNSTYLED_PARAMETERS, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture, longFeedFixture, unreadFixture } from './support/fixtures'
 import type { ScopeLook } from './support/ServiceScope'
@@ -32,12 +32,14 @@ export const Error: Story = { parameters: service({ faults: FAILING }) }
 export const Capped: Story = { args: { countKind: 'unread' }, parameters: service({ fixture: () => longFeedFixture(300) }) }
 export const Dark: Story = { args: { theme: 'dark' } }
 export const RTL: Story = { args: { locale: 'ar' } }
-export const Unstyled: Story = { args: { unstyled: true } }
+export const Unstyled: Story = { tags: ['unstyled'], parameters: UNSTYLED_PARAMETERS, args: { unstyled: true } }
 export const CustomRender: Story = {
   args: {
+    // The visible text stays part of the bell's accessible name ("Notifications, 17 unseen").
     renderBell: ({ count, label }) => (
       <span style={{ fontWeight: 600 }}>
-        Inbox{count > 0 ? ` (${label})` : ''}
+        <span aria-hidden="true">✉ </span>
+        {count > 0 ? label : ''}
       </span>
     ),
   },

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { Inbox, useCounts, useFeed, useMarkAs } from '../src'
 import type { InboxViewProps } from '../src'
-import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
+import { FAILING, LOADING, lookArgTypes, UNSTYLED_PARAMETERS, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture, longFeedFixture, unreadFixture } from './support/fixtures'
 import type { ScopeLook } from './support/ServiceScope'
@@ -59,14 +59,15 @@ export const Dark: Story = { args: { theme: 'dark' } }
 export const RTL: Story = { args: { locale: 'ar', placement: 'bottom-start' } }
 
 /** No visual rules at all: only structure, roles and state attributes for an app's own CSS. */
-export const Unstyled: Story = { args: { unstyled: true } }
+export const Unstyled: Story = { tags: ['unstyled'], parameters: UNSTYLED_PARAMETERS, args: { unstyled: true } }
 
 /** A custom bell and a custom item, through render props. */
 export const CustomRender: Story = {
   args: {
+    // The visible text stays part of the bell's accessible name ("Notifications, 17 unseen").
     renderBell: ({ count, label }) => (
       <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', fontWeight: 600 }}>
-        <span aria-hidden="true">✉</span> Inbox {count > 0 && <span style={{ color: '#b42318' }}>{label}</span>}
+        <span aria-hidden="true">✉</span> {count > 0 && <span style={{ color: '#b42318' }}>{label}</span>}
       </span>
     ),
     renderItem: (item, { toggleRead }) => (

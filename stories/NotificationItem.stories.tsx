@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { NotificationItem, useFeed } from '../src'
 import type { NotificationItemProps } from '../src'
-import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
+import { FAILING, LOADING, lookArgTypes, UNSTYLED_PARAMETERS, withService } from './support/decorators'
 import type { ScopeLook } from './support/ServiceScope'
 
 type ItemArgs = Omit<NotificationItemProps, 'item'> & { index: number; count?: number }
@@ -45,7 +45,7 @@ export const Error: Story = { parameters: { inbox: { service: { faults: FAILING 
 export const Dark: Story = { args: { theme: 'dark' } }
 /** Arabic content and interface. */
 export const RTL: Story = { args: { locale: 'ar', index: 5 } }
-export const Unstyled: Story = { args: { unstyled: true } }
+export const Unstyled: Story = { tags: ['unstyled'], parameters: UNSTYLED_PARAMETERS, args: { unstyled: true } }
 export const CustomRender: Story = {
   args: {
     render: (item, { toggleRead }) => (

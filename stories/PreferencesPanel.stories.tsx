@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { PreferencesPanel } from '../src'
 import type { PreferencesPanelProps } from '../src'
-import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
+import { FAILING, LOADING, lookArgTypes, UNSTYLED_PARAMETERS, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { demoFixture } from '../server'
 import type { ScopeLook } from './support/ServiceScope'
@@ -49,7 +49,7 @@ export const SaveFails: Story = { parameters: service({ faults: SAVE_FAILS }) }
 export const WithoutSchedule: Story = { args: { showSchedule: false, showCritical: false } }
 export const Dark: Story = { args: { theme: 'dark' } }
 export const RTL: Story = { args: { locale: 'ar' } }
-export const Unstyled: Story = { args: { unstyled: true } }
+export const Unstyled: Story = { tags: ['unstyled'], parameters: UNSTYLED_PARAMETERS, args: { unstyled: true } }
 
 /** Every state side by side. */
 export const States: Story = {

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { TopicSubscriptions } from '../src'
 import type { TopicSubscriptionsProps } from '../src'
-import { FAILING, LOADING, lookArgTypes, withService } from './support/decorators'
+import { FAILING, LOADING, lookArgTypes, UNSTYLED_PARAMETERS, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture } from './support/fixtures'
 import type { ScopeLook } from './support/ServiceScope'
@@ -36,7 +36,7 @@ export const Error: Story = { parameters: service({ faults: FAILING }) }
 export const OneTopic: Story = { args: { topicKey: 'incident-response' } }
 export const Dark: Story = { args: { theme: 'dark' } }
 export const RTL: Story = { args: { locale: 'ar' } }
-export const Unstyled: Story = { args: { unstyled: true } }
+export const Unstyled: Story = { tags: ['unstyled'], parameters: UNSTYLED_PARAMETERS, args: { unstyled: true } }
 export const CustomRender: Story = {
   args: {
     renderTopic: (s) => (
