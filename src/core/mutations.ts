@@ -107,7 +107,10 @@ export interface TriggerVariables<P extends JsonObject = JsonObject> {
   idempotencyKey?: string
 }
 
-/** Mutation options of a single trigger: the feed and counts refresh once when the subscriber may be a recipient. */
+/**
+ * Mutation options of a single trigger: when it was processed and the subscriber may be a recipient,
+ * the feed and counts refresh once (the answer is awaited before the call resolves).
+ */
 export function triggerMutationOptions<P extends JsonObject = JsonObject>(
   deps: Deps,
 ): MutationOptions<TriggerResult, Error, TriggerVariables<P>> {
@@ -115,8 +118,10 @@ export function triggerMutationOptions<P extends JsonObject = JsonObject>(
   return {
     mutationKey: [...inboxKeys.all(subscriberId), 'trigger'],
     mutationFn: ({ body, idempotencyKey }) => client.trigger(body, idempotencyKey ? { idempotencyKey } : {}),
-    onSettled: (_data, _error, { body }) => {
-      if (mayReachSubscriber(body.to, subscriberId)) return refreshFeeds(queryClient, subscriberId)
+    onSuccess: (result, { body }) => {
+      if (result.status === 'processed' && mayReachSubscriber(body.to, subscriberId)) {
+        return refreshFeeds(queryClient, subscriberId)
+      }
     },
   }
 }
@@ -127,7 +132,7 @@ export interface BulkTriggerVariables<P extends JsonObject = JsonObject> {
   idempotencyKey?: string
 }
 
-/** Mutation options of a bulk trigger: results per event; one refresh if any event may reach the subscriber. */
+/** Mutation options of a bulk trigger: results per event; one refresh if any processed event may reach the subscriber. */
 export function bulkTriggerMutationOptions<P extends JsonObject = JsonObject>(
   deps: Deps,
 ): MutationOptions<TriggerResult[], Error, BulkTriggerVariables<P>> {
@@ -135,8 +140,11 @@ export function bulkTriggerMutationOptions<P extends JsonObject = JsonObject>(
   return {
     mutationKey: [...inboxKeys.all(subscriberId), 'bulkTrigger'],
     mutationFn: ({ body, idempotencyKey }) => client.bulkTrigger(body, idempotencyKey ? { idempotencyKey } : {}),
-    onSettled: (_data, _error, { body }) => {
-      if (body.events.some((e) => mayReachSubscriber(e.to, subscriberId))) return refreshFeeds(queryClient, subscriberId)
+    onSuccess: (results, { body }) => {
+      const reached = body.events.some(
+        (e, i) => results[i]?.status === 'processed' && mayReachSubscriber(e.to, subscriberId),
+      )
+      if (reached) return refreshFeeds(queryClient, subscriberId)
     },
   }
 }

@@ -19,6 +19,7 @@ export interface UseActiveIntegrationsResult {
  * @example
  * const { data } = useActiveIntegrations()
  * const primaryEmail = data?.find((i) => i.channel === 'email' && i.primary)
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useActiveIntegrations'
  */
 export function useActiveIntegrations(options: { enabled?: boolean } = {}, name = 'useActiveIntegrations'): UseActiveIntegrationsResult {
   const { client, queryClient, subscriberId, enabled } = useInboxContext(name)

@@ -23,6 +23,7 @@ export interface UseBulkTriggerResult<P extends JsonObject = JsonObject> {
  * @example
  * const { bulkTrigger } = useBulkTrigger()
  * const results = await bulkTrigger({ events: ids.map((to) => ({ name: 'digest', to })) })
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useBulkTrigger'
  */
 export function useBulkTrigger<P extends JsonObject = JsonObject>(name = 'useBulkTrigger'): UseBulkTriggerResult<P> {
   const { client, queryClient, subscriberId } = useInboxContext(name)

@@ -32,6 +32,7 @@ export interface UseCountsResult {
  * @example
  * const { unseen, unseenCapped } = useCounts({ unread: false })
  * return <span aria-hidden>{unseenCapped ? '99+' : unseen}</span>
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useCounts'
  */
 export function useCounts(options: UseCountsOptions = {}, name = 'useCounts'): UseCountsResult {
   const { client, queryClient, subscriberId, enabled } = useInboxContext(name)

@@ -47,6 +47,7 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
  *
  * @example
  * const { items, hasMore, fetchNextPage, isLoading } = useFeed<{ orderId: string }>({ read: false })
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useFeed'
  */
 export function useFeed<P extends JsonObject = JsonObject>(
   options: UseFeedOptions<P> = {},

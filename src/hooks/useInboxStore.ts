@@ -8,6 +8,7 @@ import { useInboxContext } from './useInboxContext'
  * @example
  * const open = useInboxStore((s) => s.open)
  * const setOpen = useInboxStore((s) => s.setOpen)
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useInboxStore'
  */
 export function useInboxStore<T>(selector: (state: InboxUiState) => T, name = 'useInboxStore'): T {
   return useStore(useInboxContext(name).store, selector)

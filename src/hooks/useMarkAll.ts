@@ -22,6 +22,7 @@ export interface UseMarkAllResult {
  * @example
  * const { markAll, isPending } = useMarkAll('read')
  * <button onClick={markAll} disabled={isPending}>Mark all as read</button>
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useMarkAll'
  */
 export function useMarkAll(kind: 'read' | 'seen' = 'read', name = 'useMarkAll'): UseMarkAllResult {
   const { client, queryClient, subscriberId, broadcast } = useInboxContext(name)

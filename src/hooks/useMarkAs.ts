@@ -29,6 +29,7 @@ export interface UseMarkAsResult {
  * @example
  * const { markAs } = useMarkAs()
  * <button onClick={() => markAs({ ids: item._id, markAs: item.read ? 'unread' : 'read' })}>…</button>
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useMarkAs'
  */
 export function useMarkAs(name = 'useMarkAs'): UseMarkAsResult {
   const { client, queryClient, subscriberId, broadcast } = useInboxContext(name)

@@ -29,6 +29,7 @@ export interface UsePreferencesResult {
  * @example
  * const { data, readOnly } = usePreferences()
  * data?.workflows.map((w) => <Row key={w.workflow.identifier} workflow={w} disabled={readOnly} />)
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'usePreferences'
  */
 export function usePreferences(options: UsePreferencesOptions = {}, name = 'usePreferences'): UsePreferencesResult {
   const { client, queryClient, subscriberId, enabled } = useInboxContext(name)

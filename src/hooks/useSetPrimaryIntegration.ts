@@ -21,6 +21,7 @@ export interface UseSetPrimaryIntegrationResult {
  * @example
  * const { setPrimary } = useSetPrimaryIntegration()
  * <button onClick={() => setPrimary(integration._id!).catch(() => {})}>Make primary</button>
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useSetPrimaryIntegration'
  */
 export function useSetPrimaryIntegration(name = 'useSetPrimaryIntegration'): UseSetPrimaryIntegrationResult {
   const { client, queryClient, subscriberId } = useInboxContext(name)

@@ -18,6 +18,7 @@ export interface UseSubscriberSubscriptionsOptions {
  *
  * @example
  * const { items, hasNext, next, hasPrevious, previous } = useSubscriberSubscriptions({ limit: 20 })
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useSubscriberSubscriptions'
  */
 export function useSubscriberSubscriptions(
   options: UseSubscriberSubscriptionsOptions = {},

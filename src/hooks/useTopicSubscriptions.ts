@@ -19,6 +19,7 @@ export interface UseTopicSubscriptionsOptions {
  *
  * @example
  * const { items, totalCount, totalCountCapped, next, hasNext } = useTopicSubscriptions('release-notes')
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useTopicSubscriptions'
  */
 export function useTopicSubscriptions(
   topicKey: string,

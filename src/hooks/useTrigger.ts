@@ -23,6 +23,7 @@ export interface UseTriggerResult<P extends JsonObject = JsonObject> {
  * @example
  * const { trigger } = useTrigger<{ orderId: string }>()
  * await trigger({ name: 'order-shipped', to: subscriberId, payload: { orderId: '42' } })
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useTrigger'
  */
 export function useTrigger<P extends JsonObject = JsonObject>(name = 'useTrigger'): UseTriggerResult<P> {
   const { client, queryClient, subscriberId } = useInboxContext(name)

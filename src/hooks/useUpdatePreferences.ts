@@ -29,6 +29,7 @@ export interface UseUpdatePreferencesResult {
  * const { update, readOnly } = useUpdatePreferences()
  * <input type="checkbox" role="switch" disabled={readOnly} checked={email}
  *   onChange={(e) => update({ channels: { email: e.target.checked } })} />
+ * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useUpdatePreferences'
  */
 export function useUpdatePreferences(name = 'useUpdatePreferences'): UseUpdatePreferencesResult {
   const { client, queryClient, subscriberId, broadcast } = useInboxContext(name)

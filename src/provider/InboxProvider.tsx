@@ -152,7 +152,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
 
   const poller = useRef<{ tick(): Promise<void> } | null>(null)
   useEffect(() => {
-    if (!enabled) return
+    if (!enabled || subscriberId === '') return
     const started = startFeedPolling({
       queryClient,
       subscriberId,
@@ -175,7 +175,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
       locale,
       messages,
       theme,
-      enabled,
+      enabled: enabled && subscriberId !== '',
       pollInterval: pollInterval > 0 ? pollInterval : 0,
       broadcast: (message: CrossTabMessage) => {
         // A change made for a previous subscriber is not announced to the current one's tabs.

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
 import { useMarkAs } from '../../src/hooks/useMarkAs'
+import { useInboxContext } from '../../src/hooks/useInboxContext'
+import { InboxProvider } from '../../src/provider/InboxProvider'
 import { feedFixture, settled, setup, UNREAD, UNSEEN } from './harness'
 
 afterEach(cleanup)
@@ -63,6 +65,21 @@ describe('request counts', () => {
       console.info(`[measure] mount${strict ? ' (StrictMode)' : ''}: ${h.requests.length} requests`)
     })
   }
+
+  it("a mount costs three requests under StrictMode with the provider's own QueryClient too", async () => {
+    const h = setup({ fixture: feedFixture(5) })
+    const wrapper = ({ children }: { children?: ReactNode }) => (
+      <StrictMode>
+        <InboxProvider subscriberId="user-1" client={h.client}>
+          {children}
+        </InboxProvider>
+      </StrictMode>
+    )
+    const { result } = renderHook(() => ({ inbox: useInbox(), ctx: useInboxContext() }), { wrapper })
+    await waitFor(() => expect(result.current.inbox.counts.unread).toBe(5))
+    await settled(result.current.ctx.queryClient)
+    expect(h.requests).toHaveLength(3)
+  })
 
   it('a mark-as costs one request', async () => {
     const h = setup({ fixture: feedFixture(30, (i) => ({ read: i > 5 })) })
