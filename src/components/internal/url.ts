@@ -8,6 +8,8 @@ export function safeUrl(value: unknown): string | null {
   if (typeof value !== 'string') return null
   const trimmed = value.trim()
   if (trimmed === '' || /[\u0000-\u001f\u007f]/.test(trimmed)) return null
+  // A lone surrogate makes the browser's own URL parser fail where `new URL` below does not.
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(trimmed)) return null
   let parsed: URL
   try {
     // The parser strips what browsers strip ("java\tscript:"), so its scheme is the one a browser would use.
