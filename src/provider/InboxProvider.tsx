@@ -5,7 +5,7 @@ import {
   onlineManager,
   type DehydratedState,
 } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { createInboxClient } from '../api/client'
 import type { InboxClient } from '../api/types'
 import { crossTabChannelName, openCrossTab, type CrossTab, type CrossTabMessage } from '../core/crossTab'
@@ -166,6 +166,16 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     }
   }, [queryClient, subscriberId, pollInterval, enabled])
 
+  // Stable per subscriber, so hooks that build mutation options from them keep their options.
+  const broadcast = useCallback(
+    (message: CrossTabMessage) => {
+      // A change made for a previous subscriber is not announced to the current one's tabs.
+      if (channel.current?.subscriberId === subscriberId) channel.current.tab.post(message)
+    },
+    [subscriberId],
+  )
+  const refresh = useCallback(() => poller.current?.tick() ?? Promise.resolve(), [])
+
   const value = useMemo<InboxContextValue>(
     () => ({
       client,
@@ -177,13 +187,10 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
       theme,
       enabled: enabled && subscriberId !== '',
       pollInterval: pollInterval > 0 ? pollInterval : 0,
-      broadcast: (message: CrossTabMessage) => {
-        // A change made for a previous subscriber is not announced to the current one's tabs.
-        if (channel.current?.subscriberId === subscriberId) channel.current.tab.post(message)
-      },
-      refresh: () => poller.current?.tick() ?? Promise.resolve(),
+      broadcast,
+      refresh,
     }),
-    [client, queryClient, subscriberId, store, locale, messages, theme, enabled, pollInterval],
+    [client, queryClient, subscriberId, store, locale, messages, theme, enabled, pollInterval, broadcast, refresh],
   )
 
   return (

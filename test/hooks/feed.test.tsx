@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react'
 import { StrictMode, type ReactNode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useCounts } from '../../src/hooks/useCounts'
@@ -146,6 +146,41 @@ describe('useMarkAs', () => {
     unsubscribe()
     await act(() => pending)
     expect(h.serviceState().byId.get(id)?.read).toBe(true)
+  })
+
+  it('changes the DOM before the service answers (measured with 300 ms service latency)', async () => {
+    const h = setup({ fixture: feedFixture(3) })
+    function Item() {
+      const { items } = useFeed()
+      const { unread } = useCounts()
+      const { markAs } = useMarkAs()
+      const first = items[0]
+      return first ? (
+        <article data-testid="item" data-read={first.read ? '' : undefined}>
+          <span data-testid="badge">{unread}</span>
+          <button onClick={() => void markAs({ ids: first._id, markAs: 'read' })}>read</button>
+        </article>
+      ) : null
+    }
+    render(h.wrapper({ children: <Item /> }))
+    await waitFor(() => expect(screen.getByTestId('badge').textContent).toBe('3'))
+    await settled(h.queryClient)
+    h.service.faults.add({ path: /mark-as$/, latency: 300 })
+    const item = screen.getByTestId('item')
+    let changedAt = 0
+    const watcher = new MutationObserver(() => {
+      if (!changedAt && item.hasAttribute('data-read')) changedAt = performance.now()
+    })
+    watcher.observe(item, { attributes: true, subtree: true, childList: true, characterData: true })
+    const button = screen.getByRole('button', { name: 'read' })
+    const started = performance.now()
+    act(() => button.click())
+    await waitFor(() => expect(item.hasAttribute('data-read')).toBe(true))
+    expect(screen.getByTestId('badge').textContent).toBe('2')
+    expect(h.serviceState().unread).toBe(3)
+    watcher.disconnect()
+    console.info(`[measure] optimistic latency to the DOM with 300 ms service latency: ${(changedAt - started).toFixed(1)} ms`)
+    await waitFor(() => expect(h.serviceState().unread).toBe(2), { timeout: 2000 })
   })
 
   it('rolls back to the exact prior cache on a 500 and exposes the error', async () => {
