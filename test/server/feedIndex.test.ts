@@ -12,8 +12,8 @@ describe('feed index under mark-as', () => {
     await fc.assert(
       fc.asyncProperty(
         // Minutes of createdAt: collisions test the _id tie-break.
-        fc.array(fc.record({ minute: fc.integer({ min: 0, max: 5 }), read: fc.boolean(), seen: fc.boolean() }), { minLength: 1, maxLength: 25 }),
-        fc.array(fc.record({ picks: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), markAs: fc.constantFrom('read', 'unread', 'seen', 'unseen') }), { maxLength: 8 }),
+        fc.array(fc.record({ minute: fc.integer({ min: 0, max: 5 }), read: fc.boolean(), seen: fc.boolean() }), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.record({ all: fc.boolean(), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 20 }), markAs: fc.constantFrom('read', 'unread', 'seen', 'unseen') }), { maxLength: 8 }),
         fc.integer({ min: 1, max: 7 }),
         async (seed, ops, limit) => {
           const fixture = buildFixture({
@@ -29,7 +29,7 @@ describe('feed index under mark-as', () => {
           const { call, service } = rawService({ fixture })
           const ids = service.state.messages(TEST_SUBSCRIBER_ID).map((m) => m._id)
           for (const op of ops) {
-            const res = await call(MARK, { body: { messageId: op.picks.map((p) => ids[p % ids.length]), markAs: op.markAs } })
+            const res = await call(MARK, { body: { messageId: op.all ? ids : op.picks.map((p) => ids[p % ids.length]), markAs: op.markAs } })
             expect(res.status).toBe(201)
           }
           const all = service.state.messages(TEST_SUBSCRIBER_ID)
