@@ -223,3 +223,20 @@ describe('Inbox', () => {
     await user.keyboard('{Escape}')
   })
 })
+
+describe('Inbox in a right-to-left locale', () => {
+  it('lays out right to left, speaks Arabic, and reverses the arrow keys between tabs', async () => {
+    const { user, container } = renderWithInbox(<Inbox defaultOpen markSeenOnOpen={false} />, {
+      fixture: fixture(),
+      provider: { locale: 'ar' },
+    })
+    const dialog = await screen.findByRole('dialog', { name: 'الإشعارات' })
+    expect(container.querySelector('[data-inbox-root]')!.getAttribute('dir')).toBe('rtl')
+    await screen.findByRole('feed')
+    const all = within(dialog).getByRole('tab', { name: 'الكل' })
+    all.focus()
+    await user.keyboard('{ArrowLeft}')
+    expect(document.activeElement?.textContent).toContain('غير المقروءة')
+    await expectAccessible(container)
+  })
+})

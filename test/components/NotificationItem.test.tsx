@@ -6,6 +6,7 @@ import { Bell } from '../../src/components/Bell/Bell'
 import { Feed } from '../../src/components/Feed/Feed'
 import { clockSubscriberCount } from '../../src/components/internal/clock'
 import { NotificationItem } from '../../src/components/NotificationItem/NotificationItem'
+import type { ItemHelpers } from '../../src/components/NotificationItem/NotificationItem'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import type { FixtureMessage } from '../support/fixtures'
 import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
@@ -175,7 +176,7 @@ describe('NotificationItem', () => {
   it('keeps behaviour wired with a custom renderer', async () => {
     const { setup, items } = await itemsFor([{ subject: 'Custom' }])
     const { user } = renderItem(items[0]!, setup, {
-      render: (item, helpers) => (
+      render: (item: FeedItem, helpers: ItemHelpers) => (
         <div>
           <strong>{item.subject}!</strong>
           <button type="button" onClick={() => void helpers.toggleRead()}>

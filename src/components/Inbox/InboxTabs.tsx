@@ -33,7 +33,8 @@ export function InboxTabs({
   const listRef = useRef<HTMLDivElement>(null)
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = tabs.findIndex((t) => t.id === value)
-    const rtl = listRef.current ? getComputedStyle(listRef.current).direction === 'rtl' : false
+    const el = listRef.current
+    const rtl = !!el && (el.closest('[dir]')?.getAttribute('dir') === 'rtl' || getComputedStyle(el).direction === 'rtl')
     const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[event.key]
     let next = -1
     if (step !== undefined) next = (index + step + tabs.length) % tabs.length

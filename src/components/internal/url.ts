@@ -18,7 +18,9 @@ export function safeUrl(value: unknown): string | null {
     return null
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null
-  if (SCHEME.test(trimmed) && !/^https?:/i.test(trimmed)) return null
+  // Independent of the URL parser: what is left once browsers drop tabs and newlines names no other scheme.
+  const squeezed = trimmed.replace(/[\t\n\r]/g, '')
+  if (SCHEME.test(squeezed) && !/^https?:/i.test(squeezed)) return null
   return trimmed
 }
 
