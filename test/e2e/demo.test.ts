@@ -43,7 +43,8 @@ async function articles(page: Page) {
   return inboxDialog(page).locator('article')
 }
 
-describe('the demo, end to end in Chromium', () => {
+// Each flow drives a real page through a dev server; on a busy 2-core machine that takes seconds, not milliseconds.
+describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
   it('opens the inbox on the feed', async () => {
     const page = await openDemo(run, 'demo-user')
     await expect.poll(() => bellCount(page)).toBeGreaterThan(0)
