@@ -1,0 +1,302 @@
+// @vitest-environment jsdom
+import { QueryClient } from '@tanstack/react-query'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { Component, type ReactNode } from 'react'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { createService, type FaultRule, type Service } from '../../server'
+import { createInboxClient } from '../../src/api/client'
+import { Inbox } from '../../src/components/Inbox/Inbox'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import { BASE_URL } from '../support/service'
+import { digest } from './digest'
+
+afterEach(cleanup)
+
+/** The body a `body` fault answers with: JSON, but not of any shape the API gives. */
+const WRONG_SHAPE = { wrong: true }
+const TIMEOUT = 100
+
+let faultsInjected = 0
+let actionsTried = 0
+let appliedOnce = 0
+let rolledBack = 0
+afterAll(() => {
+  console.info(
+    `kit faults: ${faultsInjected} faults injected; ${actionsTried} mark-as actions during faults: ${appliedOnce} applied once, ${rolledBack} rolled back visibly, 0 lost, 0 applied twice`,
+  )
+})
+
+/** One mark-as request as the service saw it. */
+interface MarkAttempt {
+  key: string | null
+  outcome: number | 'dropped'
+  replay: boolean
+}
+
+/**
+ * A fresh service and the `fetch` the kit uses to reach it. The fetch notes every fault that reached
+ * the kit (a rejection, a 5xx, a body that is not JSON or of the wrong shape) and every mark-as
+ * attempt, and can lose the answer to a mark-as the service already applied (`loseMarkAsAnswers`).
+ */
+function startKit(count = 8) {
+  // A little latency on every answer, as any network has, so that the optimistic state gets painted.
+  const service = createService({ fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, count) }), latency: 10 })
+  const marks: MarkAttempt[] = []
+  const transport = { loseMarkAsAnswers: 0 }
+  const kitFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(new URL(String(input instanceof Request ? input.url : input), BASE_URL), init)
+    const isMark = request.method === 'POST' && request.url.endsWith('/messages/mark-as')
+    const key = request.headers.get('idempotency-key')
+    let response: Response
+    try {
+      response = await service.fetch(request)
+    } catch (error) {
+      faultsInjected++
+      if (isMark) marks.push({ key, outcome: 'dropped', replay: false })
+      throw error
+    }
+    const text = await response.clone().text()
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    if (response.status >= 500 || (response.ok && (parsed === undefined || JSON.stringify(parsed) === JSON.stringify(WRONG_SHAPE)))) {
+      faultsInjected++
+    }
+    if (isMark) {
+      marks.push({ key, outcome: response.status, replay: response.headers.get('idempotency-replay') === 'true' })
+      if (transport.loseMarkAsAnswers > 0 && response.status === 201) {
+        transport.loseMarkAsAnswers--
+        faultsInjected++
+        throw new TypeError('fetch failed')
+      }
+    }
+    return response
+  }) as typeof fetch
+  const client = createInboxClient({
+    baseUrl: BASE_URL,
+    apiKey: service.apiKey,
+    fetch: kitFetch,
+    timeout: TIMEOUT,
+    retry: { retries: 2, baseDelay: 5, maxDelay: 20 },
+  })
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
+  return { service, client, queryClient, marks, transport }
+}
+
+type Kit = ReturnType<typeof startKit>
+
+/** The host app's own boundary: reaching it means the kit let an error escape into the page. */
+class HostBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  static caught: unknown[] = []
+  override state = { error: null as unknown }
+  static getDerivedStateFromError(error: unknown) {
+    return { error }
+  }
+  override componentDidCatch(error: unknown) {
+    HostBoundary.caught.push(error)
+  }
+  override render() {
+    return this.state.error ? <p>host error</p> : this.props.children
+  }
+}
+afterEach(() => {
+  expect(HostBoundary.caught).toEqual([])
+  expect(screen.queryByText('host error')).toBeNull()
+})
+
+function renderInbox(kit: Kit) {
+  return render(
+    <HostBoundary>
+      <main>
+        <h1>Host page</h1>
+        <Inbox
+          subscriberId={TEST_SUBSCRIBER_ID}
+          client={kit.client}
+          queryClient={kit.queryClient}
+          pollInterval={0}
+          defaultOpen
+          markSeenOnOpen={false}
+          feedInitialRect={{ width: 400, height: 4000 }}
+        />
+      </main>
+    </HostBoundary>,
+  )
+}
+
+const article = (id: string) => document.querySelector<HTMLElement>(`[data-inbox-item][data-id="${id}"]`)
+const feedReady = (count: number) => waitFor(() => expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(count))
+
+/** Waits until no request of the kit is under way and the feed shows what the service holds. */
+async function settled(kit: Kit) {
+  await waitFor(() => {
+    expect(kit.queryClient.isMutating()).toBe(0)
+    expect(kit.queryClient.isFetching()).toBe(0)
+  })
+}
+
+const applications = (kit: Kit, key: string | null) => kit.marks.filter((m) => m.key === key && m.outcome === 201 && !m.replay).length
+
+describe('the kit under read faults', () => {
+  const persistent: [string, FaultRule][] = [
+    ['500', { status: 500 }],
+    ['503', { status: 503 }],
+    ['a dropped connection', { drop: true }],
+    ['a body that is not JSON', { malformed: true }],
+    ['a body of the wrong shape', { body: WRONG_SHAPE }],
+    ['no answer within the timeout', { latency: TIMEOUT * 3 }],
+  ]
+  for (const [name, rule] of persistent) {
+    it(`shows the error state with a retry for ${name}, and recovers when the service does`, async () => {
+      const kit = startKit(3)
+      const remove = kit.service.faults.add({ method: 'GET', path: /notifications\/feed$/, ...rule })
+      renderInbox(kit)
+      const dialog = await screen.findByRole('dialog')
+      const alert = await within(dialog).findByRole('alert', {}, { timeout: 5000 })
+      expect(alert.textContent).toMatch(/couldn’t be loaded/)
+      expect(screen.getByRole('heading', { name: 'Host page' })).toBeTruthy()
+      remove()
+      fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+      await feedReady(3)
+      expect(within(dialog).queryByRole('alert')).toBeNull()
+    })
+  }
+
+  it('absorbs a 5xx burst shorter than its retries without showing an error', async () => {
+    const kit = startKit(3)
+    kit.service.faults.add({ method: 'GET', path: /notifications\/feed$/, status: 503, times: 2 })
+    renderInbox(kit)
+    await feedReady(3)
+    expect(screen.queryByText(/couldn’t be loaded/)).toBeNull()
+  })
+})
+
+describe('a mark-as during an outage', () => {
+  /** Clicks an item's read toggle and waits for the outcome; returns its idempotency key. */
+  async function toggle(kit: Kit, id: string) {
+    const before = kit.marks.length
+    const wasUnread = article(id)!.hasAttribute('data-unread')
+    const button = within(article(id)!).getByRole('button', { name: wasUnread ? 'Mark as read' : 'Mark as unread' })
+    fireEvent.click(button)
+    // Optimistic: the item changes at once, whatever the service then answers (caught on the DOM change).
+    await waitFor(() => expect(article(id)!.hasAttribute('data-unread')).toBe(!wasUnread))
+    await settled(kit)
+    const keys = new Set(kit.marks.slice(before).map((m) => m.key))
+    expect(keys.size, 'every attempt of one action carries the same idempotency key').toBeLessThanOrEqual(1)
+    actionsTried++
+    return { key: [...keys][0] ?? null, wasUnread }
+  }
+
+  const recovering: [string, FaultRule][] = [
+    ['two dropped connections', { drop: true, times: 2 }],
+    ['a 503 burst', { status: 503, times: 2 }],
+    ['a timeout', { latency: TIMEOUT * 3, times: 1 }],
+    ['a timeout then a 502', { latency: TIMEOUT * 3, times: 1 }],
+  ]
+  for (const [name, rule] of recovering) {
+    it(`is applied exactly once when the service comes back within the retries (${name})`, async () => {
+      const kit = startKit(3)
+      renderInbox(kit)
+      await feedReady(3)
+      const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[1]!._id
+      kit.service.faults.add({ method: 'POST', path: /mark-as$/, ...rule })
+      if (name.endsWith('502')) kit.service.faults.add({ method: 'POST', path: /mark-as$/, status: 502, times: 1 })
+      const { key } = await toggle(kit, id)
+      expect(kit.marks.filter((m) => m.key === key).length).toBeGreaterThan(1)
+      expect(applications(kit, key)).toBe(1)
+      appliedOnce++
+      expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
+      expect(article(id)!.hasAttribute('data-unread')).toBe(false)
+      expect(within(article(id)!).queryByRole('alert')).toBeNull()
+    })
+  }
+
+  it('is applied once when the service applied it but the answer was lost: the retry is a replay', async () => {
+    const kit = startKit(3)
+    renderInbox(kit)
+    await feedReady(3)
+    const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
+    kit.transport.loseMarkAsAnswers = 1
+    const { key } = await toggle(kit, id)
+    const attempts = kit.marks.filter((m) => m.key === key)
+    expect(attempts.map((m) => [m.outcome, m.replay])).toEqual([
+      [201, false],
+      [201, true],
+    ])
+    expect(applications(kit, key)).toBe(1)
+    appliedOnce++
+    expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
+    expect(article(id)!.hasAttribute('data-unread')).toBe(false)
+  })
+
+  it('is rolled back visibly when the outage outlasts the retries, and nothing reaches the service', async () => {
+    const kit = startKit(3)
+    renderInbox(kit)
+    await feedReady(3)
+    const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[2]!._id
+    const before = digest(kit.service)
+    const remove = kit.service.faults.add({ method: 'POST', path: /mark-as$/, drop: true })
+    const { key } = await toggle(kit, id)
+    expect(kit.marks.filter((m) => m.key === key).map((m) => m.outcome)).toEqual(['dropped', 'dropped', 'dropped'])
+    expect(digest(kit.service)).toBe(before)
+    expect(article(id)!.hasAttribute('data-unread')).toBe(true)
+    expect(within(article(id)!).getByRole('alert')).toBeTruthy()
+    rolledBack++
+
+    remove()
+    const second = await toggle(kit, id)
+    expect(second.key).not.toBe(key)
+    expect(applications(kit, second.key)).toBe(1)
+    appliedOnce++
+    expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
+    expect(within(article(id)!).queryByRole('alert')).toBeNull()
+  })
+
+  it('loses nothing and applies nothing twice through a storm of random faults', async () => {
+    const kit = startKit(6)
+    renderInbox(kit)
+    await feedReady(6)
+    const ids = kit.service.state.messages(TEST_SUBSCRIBER_ID).map((m) => m._id)
+    // A fixed seed, so a failure can be replayed.
+    let seed = 20260301
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const kinds: FaultRule[] = [
+      { drop: true },
+      { status: 500 },
+      { status: 503 },
+      { status: 502 },
+      { malformed: true },
+      { body: WRONG_SHAPE },
+      { latency: TIMEOUT * 3 },
+    ]
+    for (let round = 0; round < 30; round++) {
+      kit.service.faults.clear()
+      for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
+        const kind = kinds[Math.floor(random() * kinds.length)]!
+        kit.service.faults.add({ method: 'POST', path: /mark-as$/, rate: 0.6, times: 1 + Math.floor(random() * 3), ...kind })
+      }
+      const id = ids[Math.floor(random() * ids.length)]!
+      const stored = () => kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!
+      const readBefore = stored().read
+      expect(article(id)!.hasAttribute('data-unread'), 'the item shows what the service holds').toBe(!readBefore)
+
+      const { key } = await toggle(kit, id)
+      const failed = within(article(id)!).queryByRole('alert') !== null
+      if (failed) {
+        // Rolled back visibly, and the service never applied it.
+        expect(stored().read).toBe(readBefore)
+        expect(article(id)!.hasAttribute('data-unread')).toBe(!readBefore)
+        expect(applications(kit, key)).toBe(0)
+        rolledBack++
+      } else {
+        expect(stored().read).toBe(!readBefore)
+        expect(article(id)!.hasAttribute('data-unread')).toBe(readBefore)
+        expect(applications(kit, key)).toBe(1)
+        appliedOnce++
+      }
+    }
+    for (const key of new Set(kit.marks.map((m) => m.key))) expect(applications(kit, key)).toBeLessThanOrEqual(1)
+  }, 30_000)
+})
