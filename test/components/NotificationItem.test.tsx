@@ -24,6 +24,19 @@ function renderItem(item: FeedItem, setup: ReturnType<typeof setupService>, prop
   return renderWithInbox(<NotificationItem item={item} {...props} />, { setup })
 }
 
+/** A Bell counting unread beside a Feed of two unread items; `first` is the first item's article. */
+async function bellAndFeed() {
+  const rendered = renderWithInbox(
+    <>
+      <Bell countKind="unread" />
+      <Feed />
+    </>,
+    { fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 2, { subject: 'Hi' }) }) },
+  )
+  await screen.findByRole('button', { name: 'Notifications, 2 unread' })
+  return { ...rendered, first: screen.getAllByRole('article')[0] }
+}
+
 describe('NotificationItem', () => {
   it('shows subject, content, a relative time and the unread and unseen marks', async () => {
     const { setup, items } = await itemsFor([{ subject: 'Build failed', content: 'main is red' }])
@@ -122,15 +135,7 @@ describe('NotificationItem', () => {
   })
 
   it('marks an item read on click: the item and the badge change before the service answers', async () => {
-    const { user, service, client } = renderWithInbox(
-      <>
-        <Bell countKind="unread" />
-        <Feed />
-      </>,
-      { fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 2, { subject: 'Hi' }) }) },
-    )
-    await screen.findByRole('button', { name: 'Notifications, 2 unread' })
-    const [first] = screen.getAllByRole('article')
+    const { user, service, client, first } = await bellAndFeed()
     service.faults.add({ path: /mark-as$/, latency: 250 })
     await user.click(within(first!).getByText('Message 0'))
     await waitFor(() => expect(first!.hasAttribute('data-unread')).toBe(false))
@@ -140,15 +145,7 @@ describe('NotificationItem', () => {
   })
 
   it('rolls the change back with a visible error when the service fails', async () => {
-    const { user, service, client, container } = renderWithInbox(
-      <>
-        <Bell countKind="unread" />
-        <Feed />
-      </>,
-      { fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 2, { subject: 'Hi' }) }) },
-    )
-    await screen.findByRole('button', { name: 'Notifications, 2 unread' })
-    const [first] = screen.getAllByRole('article')
+    const { user, service, client, container, first } = await bellAndFeed()
     service.faults.add({ path: /mark-as$/, status: 500 })
     await user.click(within(first!).getByRole('button', { name: 'Mark as read' }))
     const alert = await within(first!).findByRole('alert')

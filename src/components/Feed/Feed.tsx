@@ -7,7 +7,8 @@ import { useMarkAs } from '../../hooks/useMarkAs'
 import { plural } from '../../i18n'
 import { useNow } from '../internal/clock'
 import { cx } from '../internal/events'
-import { AlertIcon, ArrowUpIcon, InboxEmptyIcon } from '../internal/icons'
+import { ArrowUpIcon, InboxEmptyIcon } from '../internal/icons'
+import { Skeleton, StateMessage } from '../internal/parts'
 import { UIContext, useComponentUI, useMessages, visuallyHidden } from '../internal/ui'
 import { NotificationItem } from '../NotificationItem/NotificationItem'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
@@ -237,49 +238,26 @@ export function Feed<P extends JsonObject = JsonObject>({
     content = renderLoading ? (
       renderLoading()
     ) : (
-      <div className={c('inbox-feed__skeleton')} role="status" aria-busy="true">
-        <span style={visuallyHidden}>{m.loading}</span>
-        {[0, 1, 2, 3].map((i) => (
-          <div key={i} className={c('inbox-skeleton')} aria-hidden="true">
-            <span className={c('inbox-skeleton__avatar')} />
-            <span className={c('inbox-skeleton__lines')}>
-              <span />
-              <span />
-              <span />
-            </span>
-          </div>
-        ))}
-      </div>
+      <Skeleton c={c} label={m.loading} rows={4} lines={3} avatar />
     )
   } else if (feed.isError && items.length === 0) {
     const retry = () => void feed.refetch()
     content = renderError ? (
       renderError(feed.error, retry)
     ) : (
-      <div className={c('inbox-state')} data-state="error" role="alert">
-        <span className={c('inbox-state__icon')} data-tone="danger">
-          <AlertIcon width={22} height={22} />
-        </span>
-        <p className={c('inbox-state__title')}>{m.errorTitle}</p>
-        <p className={c('inbox-state__body')}>{m.errorBody}</p>
-        <button type="button" className={c('inbox-button')} data-variant="secondary" onClick={retry}>
-          {m.retry}
-        </button>
-      </div>
+      <StateMessage c={c} state="error" title={m.errorTitle} body={m.errorBody} action={{ label: m.retry, onClick: retry }} />
     )
   } else if (items.length === 0) {
     content = renderEmpty ? (
       renderEmpty()
     ) : (
-      <div className={c('inbox-state')} data-state="empty">
-        <span className={c('inbox-state__icon')}>
-          <InboxEmptyIcon width={24} height={24} />
-        </span>
-        <p className={c('inbox-state__title')}>
-          {(emptyVariant ?? (filter?.read === false ? 'unread' : 'all')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle}
-        </p>
-        <p className={c('inbox-state__body')}>{m.emptyBody}</p>
-      </div>
+      <StateMessage
+        c={c}
+        state="empty"
+        icon={<InboxEmptyIcon width={24} height={24} />}
+        title={(emptyVariant ?? (filter?.read === false ? 'unread' : 'all')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle}
+        body={m.emptyBody}
+      />
     )
   } else {
     const total = feed.totalCount

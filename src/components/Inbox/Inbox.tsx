@@ -14,7 +14,8 @@ import type { FeedProps } from '../Feed/Feed'
 import type { ViewportRect } from '../Feed/useVirtualRows'
 import { cx } from '../internal/events'
 import { trapTab } from '../internal/focus'
-import { AlertIcon, BackIcon, CheckAllIcon, SettingsIcon } from '../internal/icons'
+import { BackIcon, CheckAllIcon, SettingsIcon } from '../internal/icons'
+import { ErrorBanner } from '../internal/parts'
 import { UIContext, useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
 import { PreferencesPanel } from '../PreferencesPanel/PreferencesPanel'
@@ -273,13 +274,7 @@ function InboxView<P extends JsonObject = JsonObject>({
               )}
             </div>
             {markAll.error && view === 'feed' && (
-              <div className={c('inbox-banner')} role="alert">
-                <AlertIcon width={16} height={16} />
-                <span>{m.markAllError}</span>
-                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={markAll.reset}>
-                  {m.dismiss}
-                </button>
-              </div>
+              <ErrorBanner c={c} message={m.markAllError} dismissLabel={m.dismiss} onDismiss={markAll.reset} />
             )}
             {view === 'feed' ? (
               <>

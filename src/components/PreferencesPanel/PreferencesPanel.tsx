@@ -5,7 +5,8 @@ import { CHANNELS, WEEKDAYS } from '../../api/types'
 import { usePreferences } from '../../hooks/usePreferences'
 import { useUpdatePreferences } from '../../hooks/useUpdatePreferences'
 import { cx } from '../internal/events'
-import { AlertIcon, LockIcon } from '../internal/icons'
+import { LockIcon } from '../internal/icons'
+import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
 import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
 import { Switch } from './Switch'
 import { formatClock, to12h, to24h, weekdayName } from './schedule'
@@ -69,17 +70,7 @@ export function PreferencesPanel({
   if (prefs.isLoading) {
     return (
       <div {...root} className={cx(c('inbox-prefs'), className)} data-state="loading" {...rest}>
-        <div className={c('inbox-feed__skeleton')} role="status" aria-busy="true">
-          <span style={visuallyHidden}>{m.loading}</span>
-          {[0, 1, 2].map((i) => (
-            <div key={i} className={c('inbox-skeleton')} data-shape="row" aria-hidden="true">
-              <span className={c('inbox-skeleton__lines')}>
-                <span />
-                <span />
-              </span>
-            </div>
-          ))}
-        </div>
+        <Skeleton c={c} label={m.loading} rows={3} lines={2} />
       </div>
     )
   }
@@ -87,15 +78,12 @@ export function PreferencesPanel({
   if (!prefs.data) {
     return (
       <div {...root} className={cx(c('inbox-prefs'), className)} data-state="error" {...rest}>
-        <div className={c('inbox-state')} data-state="error" role="alert">
-          <span className={c('inbox-state__icon')} data-tone="danger">
-            <AlertIcon width={22} height={22} />
-          </span>
-          <p className={c('inbox-state__title')}>{m.preferencesLoadError}</p>
-          <button type="button" className={c('inbox-button')} data-variant="secondary" onClick={() => void prefs.refetch()}>
-            {m.retry}
-          </button>
-        </div>
+        <StateMessage
+          c={c}
+          state="error"
+          title={m.preferencesLoadError}
+          action={{ label: m.retry, onClick: () => void prefs.refetch() }}
+        />
       </div>
     )
   }
@@ -155,13 +143,7 @@ export function PreferencesPanel({
     <div {...root} className={cx(c('inbox-prefs'), className)} data-state="ready" {...rest}>
       {readOnly && <p className={c('inbox-prefs__note')}>{m.preferencesReadOnly}</p>}
       {updater.error && (
-        <div className={c('inbox-banner')} role="alert">
-          <AlertIcon width={16} height={16} />
-          <span>{m.preferencesSaveError}</span>
-          <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={updater.reset}>
-            {m.dismiss}
-          </button>
-        </div>
+        <ErrorBanner c={c} message={m.preferencesSaveError} dismissLabel={m.dismiss} onDismiss={updater.reset} />
       )}
       <section className={c('inbox-prefs__section')} aria-labelledby={`${id}-global`}>
         <h3 id={`${id}-global`} className={c('inbox-prefs__title')}>

@@ -3,7 +3,8 @@ import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import type { TopicSubscription } from '../../api/types'
 import { useSubscriberSubscriptions } from '../../hooks/useSubscriberSubscriptions'
 import { cx } from '../internal/events'
-import { AlertIcon, BackIcon, ForwardIcon } from '../internal/icons'
+import { BackIcon, ForwardIcon } from '../internal/icons'
+import { Skeleton, StateMessage } from '../internal/parts'
 import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
 
 /** Props of {@link TopicSubscriptions}; the rest lands on its root `<section>`. */
@@ -38,25 +39,11 @@ export function TopicSubscriptions({
   let body: ReactNode
   if (list.isLoading) {
     body = (
-      <div className={c('inbox-feed__skeleton')} role="status" aria-busy="true">
-        <span style={visuallyHidden}>{m.loading}</span>
-        {[0, 1, 2].map((i) => (
-          <div key={i} className={c('inbox-skeleton')} data-shape="row" aria-hidden="true">
-            <span className={c('inbox-skeleton__lines')}>
-              <span />
-            </span>
-          </div>
-        ))}
-      </div>
+      <Skeleton c={c} label={m.loading} rows={3} lines={1} />
     )
   } else if (list.error && list.items.length === 0) {
     body = (
-      <div className={c('inbox-state')} data-state="error" role="alert">
-        <span className={c('inbox-state__icon')} data-tone="danger">
-          <AlertIcon width={22} height={22} />
-        </span>
-        <p className={c('inbox-state__title')}>{m.topicsLoadError}</p>
-      </div>
+      <StateMessage c={c} state="error" title={m.topicsLoadError} />
     )
   } else if (list.items.length === 0) {
     body = <p className={c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
