@@ -32,31 +32,6 @@ export class FeedIndex {
     for (const key of after) if (!before.includes(key)) insertSorted(this.listFor(key), message, compareMessages)
   }
 
-  /**
-   * Applies many read/seen changes at once: one pass per affected list instead of one splice per
-   * message, so marking a batch costs O(n + k log k) rather than O(k·n).
-   */
-  moveMany(changes: { message: MessageRecord; wasRead: boolean; wasSeen: boolean }[]): void {
-    if (changes.length <= 8) {
-      for (const c of changes) this.move(c.message, c.wasRead, c.wasSeen)
-      return
-    }
-    const removals = new Map<string, Set<MessageRecord>>()
-    const inserts = new Map<string, MessageRecord[]>()
-    for (const { message, wasRead, wasSeen } of changes) {
-      const before = keysOf(wasRead, wasSeen)
-      const after = keysOf(message.read, message.seen)
-      for (const key of before) if (!after.includes(key)) getOr(removals, key, () => new Set()).add(message)
-      for (const key of after) if (!before.includes(key)) getOr(inserts, key, () => []).push(message)
-    }
-    for (const key of new Set([...removals.keys(), ...inserts.keys()])) {
-      const gone = removals.get(key)
-      const kept = gone ? this.listFor(key).filter((m) => !gone.has(m)) : this.listFor(key)
-      const added = (inserts.get(key) ?? []).sort(compareMessages)
-      this.lists.set(key, added.length ? merge(kept, added) : kept)
-    }
-  }
-
   /** Ascending list matching the filters. */
   list(read?: boolean, seen?: boolean): readonly MessageRecord[] {
     let key = 'all'
@@ -74,21 +49,4 @@ export class FeedIndex {
     }
     return list
   }
-}
-
-function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key)
-  if (value === undefined) map.set(key, (value = make()))
-  return value
-}
-
-function merge(a: MessageRecord[], b: MessageRecord[]): MessageRecord[] {
-  const out: MessageRecord[] = new Array(a.length + b.length)
-  let i = 0
-  let j = 0
-  let k = 0
-  while (i < a.length && j < b.length) out[k++] = compareMessages(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!
-  while (i < a.length) out[k++] = a[i++]!
-  while (j < b.length) out[k++] = b[j++]!
-  return out
 }

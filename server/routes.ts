@@ -443,7 +443,6 @@ route('POST', '/v1/subscribers/:subscriberId/messages/mark-as', ({ store, env, p
   const now = store.nowIso()
   const feed = store.feedOf(env, sub)
   const out: Message[] = []
-  const moved: Parameters<typeof feed.moveMany>[0] = []
   for (const id of new Set(ids)) {
     const m = store.messageById.get(id)
     if (!m || m._subscriberId !== sub._id || m._environmentId !== env.id) continue
@@ -456,10 +455,9 @@ route('POST', '/v1/subscribers/:subscriberId/messages/mark-as', ({ store, env, p
     } else m.seen = markAs === 'seen'
     m.lastSeenDate = now
     m.updatedAt = now
-    if (m.channel === 'in_app' && (m.read !== wasRead || m.seen !== wasSeen)) moved.push({ message: m, wasRead, wasSeen })
+    if (m.channel === 'in_app') feed.move(m, wasRead, wasSeen)
     out.push(store.message(m, sub))
   }
-  feed.moveMany(moved)
   return { status: 201, body: out }
 })
 
