@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
 
 /** A Node request as node:http, Express and Connect hand it over. */
 export interface NodeRequest extends IncomingMessage {
@@ -87,8 +86,48 @@ function toRequest(req: NodeRequest, signal: AbortSignal): Request {
           : JSON.stringify(req.body)
       headers.delete('content-length')
     } else {
-      body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>
+      body = bodyStream(req)
     }
   }
   return new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit)
+}
+
+/**
+ * The request body as a web stream, with back-pressure. Built by hand rather than with
+ * `node:stream`, so that the proxy entry imports nothing of Node and also loads in edge runtimes.
+ * A cancelled stream (a body over the limit) lets the rest drain unread, so the answer still goes out.
+ */
+function bodyStream(req: NodeRequest): ReadableStream<Uint8Array> {
+  let detach = () => {}
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const onData = (chunk: Uint8Array | string) => {
+        controller.enqueue(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : new Uint8Array(chunk))
+        if ((controller.desiredSize ?? 0) <= 0) req.pause()
+      }
+      const onEnd = () => {
+        detach()
+        controller.close()
+      }
+      const onError = (error: Error) => {
+        detach()
+        controller.error(error)
+      }
+      detach = () => {
+        req.off('data', onData)
+        req.off('end', onEnd)
+        req.off('error', onError)
+      }
+      req.on('data', onData)
+      req.on('end', onEnd)
+      req.on('error', onError)
+    },
+    pull() {
+      req.resume()
+    },
+    cancel() {
+      detach()
+      req.resume()
+    },
+  })
 }
