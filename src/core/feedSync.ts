@@ -301,7 +301,9 @@ function failureAndSettle<V extends object>(
   intents: WeakMap<V, Intent>,
 ) {
   return {
-    onError: (_error: Error, _vars: V, intent: Intent | undefined) => {
+    onError: (_error: Error, vars: V, context: Intent | undefined) => {
+      // Without a context onMutate itself failed; its intent is still registered and must go.
+      const intent = context ?? intents.get(vars)
       if (!intent) return
       ledger.settle(intent)
       ledger.failed = true
@@ -410,7 +412,8 @@ export const MARK_BATCH = 100
 
 /**
  * Mutation options of "mark all as read/seen": optimistic for what is loaded, then pages through
- * the unread (unseen) feed 100 at a time and marks the ids in batches of at most 100.
+ * the unread (unseen) feed 100 at a time and marks the ids in batches of at most 100. "Read" leaves
+ * everything read and seen: after the unread items it marks the few read but unseen ones seen.
  */
 export function markAllMutationOptions(
   deps: FeedSyncDeps,
@@ -439,23 +442,29 @@ export function markAllMutationOptions(
     },
     mutationFn: async (vars) => {
       await intents.get(vars)?.gate
-      const filter = kind === 'read' ? { read: false } : { seen: false }
-      const ids = new Set<string>()
-      for (let page = 0; page < 10_000; page++) {
-        const result = await client.getFeed(subscriberId, { ...filter, limit: MARK_BATCH, page })
-        for (const item of result.data) ids.add(item._id)
-        if (!result.hasMore || result.data.length === 0) break
-      }
-      const all = [...ids]
+      let batch = 0
       const marked: Message[] = []
-      for (let i = 0; i < all.length; i += MARK_BATCH) {
-        const n = i / MARK_BATCH
-        const answer = await client.markAs(
-          subscriberId,
-          { messageId: all.slice(i, i + MARK_BATCH), markAs: kind },
-          vars.idempotencyKey ? { idempotencyKey: `${vars.idempotencyKey}-${n}` } : {},
-        )
-        marked.push(...answer)
+      /** Pages through the feed with `filter`, then marks what it found, at most 100 ids a request. */
+      const markEvery = async (filter: { read?: boolean; seen?: boolean }, markAs: 'read' | 'seen') => {
+        const ids = new Set<string>()
+        for (let page = 0; page < 10_000; page++) {
+          const result = await client.getFeed(subscriberId, { ...filter, limit: MARK_BATCH, page })
+          for (const item of result.data) ids.add(item._id)
+          if (!result.hasMore || result.data.length === 0) break
+        }
+        const all = [...ids]
+        for (let i = 0; i < all.length; i += MARK_BATCH) {
+          const key = vars.idempotencyKey ? { idempotencyKey: `${vars.idempotencyKey}-${batch}` } : {}
+          batch++
+          marked.push(...(await client.markAs(subscriberId, { messageId: all.slice(i, i + MARK_BATCH), markAs }, key)))
+        }
+      }
+      if (kind === 'read') {
+        await markEvery({ read: false }, 'read')
+        // Read but unseen items (rare: marked unseen after reading) are seen too, so every badge clears.
+        await markEvery({ seen: false }, 'seen')
+      } else {
+        await markEvery({ seen: false }, 'seen')
       }
       return marked
     },

@@ -40,7 +40,7 @@ export function markAsState(state: ItemState, markAs: MarkAs): ItemState {
   }
 }
 
-/** The flags an item has after "mark all as read" (`read`) or "mark all as seen" (`seen`). */
+/** The flags an item has after "mark all as read" (`read`: read and seen) or "mark all as seen" (`seen`). */
 export function markAllState(state: ItemState, kind: 'read' | 'seen'): ItemState {
   return kind === 'read' ? { read: true, seen: true } : { read: state.read, seen: true }
 }

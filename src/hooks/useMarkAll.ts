@@ -16,7 +16,8 @@ export interface UseMarkAllResult {
 /**
  * "Mark all as read" (or seen). What is loaded changes at once (unread lists and the count empty);
  * then it pages through the unread (unseen) feed 100 at a time and marks the ids in batches of at
- * most 100. On failure the loaded lists go back and are refetched, since some batches may have landed.
+ * most 100. `read` leaves everything read and seen (so both badges clear); `seen` leaves read alone.
+ * On failure the loaded lists go back and are refetched, since some batches may have landed.
  *
  * @param kind - @default 'read'
  * @example

@@ -41,6 +41,24 @@ describe('useMarkAll', () => {
     console.info(`[measure] mark all of 250: ${calls.length} requests (${calls.length - marks.length} GET, ${marks.length} POST)`)
   })
 
+  it('marks all read: unread items read, and read but unseen items seen, so both counts clear', async () => {
+    const h = setup({ fixture: feedFixture(12, (i) => ({ read: i >= 4, seen: i >= 8 })) })
+    const { result } = renderHook(() => ({ counts: useCounts(), unseen: useFeed({ seen: false }), all: useMarkAll('read') }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.counts).toMatchObject({ unread: 4, unseen: 8 }))
+    await settled(h.queryClient)
+    const before = h.requests.length
+    await act(() => result.current.all.markAll())
+    await settled(h.queryClient)
+    expect(result.current.counts).toMatchObject({ unread: 0, unseen: 0 })
+    expect(result.current.unseen.items).toEqual([])
+    expect(h.serviceState()).toMatchObject({ unread: 0, unseen: 0 })
+    const marks = h.requests.slice(before).filter((r) => r.path.endsWith('/mark-as')).map((r) => r.body)
+    expect(marks).toMatchObject([{ markAs: 'read' }, { markAs: 'seen' }])
+    expect((marks[1] as { messageId: string[] }).messageId).toHaveLength(4)
+  })
+
   it('marks all seen without touching read', async () => {
     const h = setup({ fixture: feedFixture(30, (i) => ({ read: i >= 20, seen: i >= 10 })) })
     const { result } = renderHook(() => ({ counts: useCounts(), all: useMarkAll('seen') }), { wrapper: h.wrapper })
