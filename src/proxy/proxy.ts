@@ -61,6 +61,7 @@ const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   504: 'Gateway Timeout',
@@ -132,6 +133,8 @@ function match(method: string, apiPath: string, subscriberId: string): Match {
  * subscriber's own subscriptions), only for the id `authenticate` returns, and adds
  * `Authorization: ApiKey …` itself. No user → 401; another subscriber or any other operation → 403;
  * a body over `maxBodyBytes` → 413; the service unreachable → 502; its own errors pass through as they are.
+ * Writes must be JSON (else 415) and not cross-site (`Sec-Fetch-Site`, else 403), so that a session
+ * cookie cannot be ridden by another site's form.
  *
  * @example
  * const handler = createInboxProxy({
@@ -172,6 +175,14 @@ export function createInboxProxy<C = unknown>(
 
     let body: Uint8Array | null = null
     if (route.body) {
+      // A write from another site (a form, a no-cors fetch riding on the session cookie) is refused: such
+      // requests either say so in Sec-Fetch-Site or cannot send a JSON content type without a preflight.
+      if (request.headers.get('sec-fetch-site') === 'cross-site') {
+        return errorResponse(403, path, 'Cross-site requests are not allowed here.')
+      }
+      if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+        return errorResponse(415, path, 'Send the request body as application/json.')
+      }
       const declared = Number(request.headers.get('content-length') ?? 0)
       if (declared > maxBodyBytes) return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
       try {

@@ -290,6 +290,35 @@ describe('createInboxProxy: what it refuses', () => {
   })
 })
 
+describe('createInboxProxy: writes riding on a session cookie', () => {
+  it('refuses writes from another site and writes that are not JSON, and still serves same-site ones', async () => {
+    const { service, serviceFetch } = startProxy()
+    const proxy = createInboxProxy({
+      upstreamUrl: 'http://inbox.test',
+      apiKey: service.apiKey,
+      basePath: BASE_PATH,
+      authenticate: (request) => (request.headers.get('cookie') === 'sid=s1' ? 'user-1' : null),
+      fetch: serviceFetch,
+    })
+    const id = service.state.messages('user-1')[0]!._id
+    const body = JSON.stringify({ messageId: id, markAs: 'read' })
+    const send = (headers: Record<string, string>, payload: BodyInit = body) =>
+      proxy(new Request(APP + BASE_PATH + MARK, { method: 'POST', headers: { cookie: 'sid=s1', ...headers }, body: payload }))
+    const before = digest(service)
+    await expectError(await send({ 'content-type': 'text/plain' }), 415)
+    await expectError(await send({ 'content-type': 'application/x-www-form-urlencoded' }, `messageId=${id}&markAs=read`), 415)
+    await expectError(await send({ 'content-type': 'multipart/form-data; boundary=x' }), 415)
+    await expectError(await send({}, new Blob([body])), 415)
+    await expectError(await send({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }), 403)
+    expect(digest(service)).toBe(before)
+
+    expect((await send({ 'content-type': 'application/json; charset=utf-8', 'sec-fetch-site': 'same-origin' })).status).toBe(201)
+    expect(service.state.messages('user-1')[0]!.read).toBe(true)
+    const read = await proxy(new Request(APP + BASE_PATH + FEED, { headers: { cookie: 'sid=s1', 'sec-fetch-site': 'cross-site' } }))
+    expect(read.status).toBe(200)
+  })
+})
+
 describe('createInboxProxy: when the service fails', () => {
   it('passes the service’s own errors through with their status and body', async () => {
     const { call, service, serviceFetch } = startProxy()
@@ -377,7 +406,7 @@ describe('createInboxProxy: property', () => {
         } catch {
           return
         }
-        const init: RequestInit = { method: m, headers: { authorization: auth, cookie: 'sid=1' } }
+        const init: RequestInit = { method: m, headers: { authorization: auth, cookie: 'sid=1', 'content-type': 'application/json' } }
         if (m === 'POST' || m === 'PATCH' || m === 'PUT') init.body = '{}'
         const response = await proxy(new Request(url, init))
         expect(response.status).not.toBe(500)
