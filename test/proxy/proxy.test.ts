@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createInboxProxy } from '../../src/proxy'
+import { createInboxProxy, createSubscriberToken } from '../../src/proxy'
 import { createInboxClient } from '../../src/client'
 import { ApiError } from '../../src/api/errors'
 import { APP, BASE_PATH, SECRET, digest, startProxy } from './harness'
@@ -151,7 +151,6 @@ describe('createInboxProxy: what it refuses', () => {
     const { proxy, call, forwarded } = startProxy()
     await expectError(await call(null, FEED), 401)
     await expectError(await call(null, '/v1/events/trigger', json({ name: 'x', to: 'user-1' })), 401)
-    const { createSubscriberToken } = await import('../../src/proxy')
     const expired = await createSubscriberToken('user-1', SECRET, { expiresIn: 1, now: () => Date.now() - 5_000 })
     const foreign = await createSubscriberToken('user-1', 'some-other-secret-of-at-least-32-bytes', { expiresIn: 60 })
     for (const token of [expired, foreign, 'garbage', '']) {

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSubscriberToken, toNodeHandler } from '../../src/proxy'
+import { createSubscriberToken, toNodeHandler, verifySubscriberToken } from '../../src/proxy'
 import { createService } from '../../server'
 import { createAppServer } from './recipes/node-server'
 import { createApp } from './recipes/express-app'
@@ -127,7 +127,6 @@ describe('recipe: Express', () => {
   it('issues a token at its token route that the proxy’s bearerTokenAuth would accept', async () => {
     const res = await fetch(base + '/api/inbox-token', { method: 'POST', headers: { cookie: 'user=user-1' } })
     const { token } = (await res.json()) as { token: string }
-    const { verifySubscriberToken } = await import('../../src/proxy')
     expect((await verifySubscriberToken(token, SECRET))?.subscriberId).toBe('user-1')
     expect((await fetch(base + '/api/inbox-token', { method: 'POST' })).status).toBe(401)
   })

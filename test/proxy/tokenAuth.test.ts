@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createTokenAuth } from '../../src/client'
-import { createSubscriberToken } from '../../src/proxy'
+import { createInboxClient, createTokenAuth } from '../../src/client'
+import { bearerTokenAuth, createSubscriberToken } from '../../src/proxy'
+import { APP, BASE_PATH, SECRET as PROXY_SECRET, startProxy } from './harness'
 
 const SECRET = 'a-test-secret-that-is-long-enough-for-hmac'
 const T0 = Date.parse('2026-03-01T10:00:00.000Z')
@@ -158,5 +159,45 @@ describe('createTokenAuth', () => {
   it('rejects when fetchToken resolves with no token', async () => {
     const auth = createTokenAuth({ fetchToken: async () => '' })
     await expect(auth.getHeaders()).rejects.toThrow(TypeError)
+  })
+})
+
+describe('createTokenAuth with the proxy', () => {
+  it('keeps a client working for hours of short-lived tokens without one request refused', async () => {
+    // The server's clock runs 40 s ahead of the browser's.
+    const browser = clock()
+    const server = { now: () => browser.now() + 40_000 }
+    const { proxy } = startProxy({ authenticate: bearerTokenAuth(PROXY_SECRET, server) })
+    let issued = 0
+    const auth = createTokenAuth({
+      now: browser.now,
+      refreshMargin: 20_000,
+      fetchToken: () => {
+        issued++
+        return createSubscriberToken('user-1', PROXY_SECRET, { expiresIn: 120, now: server.now })
+      },
+    })
+    const statuses: number[] = []
+    const client = createInboxClient({
+      baseUrl: APP + BASE_PATH,
+      getHeaders: auth.getHeaders,
+      retry: false,
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const response = await proxy(new Request(input, init))
+        statuses.push(response.status)
+        return response
+      }) as typeof fetch,
+    })
+    for (let minute = 0; minute < 180; minute++) {
+      await client.getFeed('user-1', { limit: 1 })
+      browser.advance(7_000)
+      await client.getPreferences('user-1')
+      browser.advance(53_000)
+    }
+    expect(statuses).toHaveLength(360)
+    expect(statuses.every((s) => s === 200)).toBe(true)
+    // A token lives 120 s and is replaced 20 s early: one per 100 s, give or take the request spacing.
+    expect(issued).toBeGreaterThanOrEqual(90)
+    expect(issued).toBeLessThanOrEqual(182)
   })
 })
