@@ -66,12 +66,13 @@ describe('PreferencesPanel', () => {
   })
 
   it('shows a load error with a retry', async () => {
-    const { user, service } = renderWithInbox(<PreferencesPanel />, {
+    const { user, service, container } = renderWithInbox(<PreferencesPanel />, {
       fixture: fixture(),
       faults: [{ method: 'GET', path: /preferences$/, status: 500 }],
     })
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('Settings couldn’t be loaded')
+    await expectAccessible(container)
     service.faults.clear()
     await user.click(within(alert).getByRole('button', { name: 'Try again' }))
     expect(await screen.findByRole('region', { name: 'All notifications' })).toBeTruthy()

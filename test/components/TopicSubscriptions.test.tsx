@@ -35,8 +35,9 @@ describe('TopicSubscriptions', () => {
   })
 
   it('says when there are none', async () => {
-    renderWithInbox(<TopicSubscriptions />, { fixture: topics(0) })
+    const { container } = renderWithInbox(<TopicSubscriptions />, { fixture: topics(0) })
     expect(await screen.findByText('You’re not subscribed to any topics.')).toBeTruthy()
+    await expectAccessible(container)
   })
 
   it('shows an error when they cannot be loaded', async () => {
