@@ -3,7 +3,7 @@ import { buildPage, servePage, type PageServer } from './pages'
 import { seenAt, stats, watchPage, type Condition } from './probe'
 
 /** How many fresh page loads each mount figure is the median of. */
-export const MOUNT_RUNS = 7
+export const MOUNT_RUNS = 9
 
 /** A fresh context per load: empty cache, no state carried over. */
 export async function freshPage(browser: Browser, server: PageServer): Promise<Page> {
@@ -14,35 +14,54 @@ export async function freshPage(browser: Browser, server: PageServer): Promise<P
   return page
 }
 
-/** Median time from `script-start` to each condition, over {@link MOUNT_RUNS} fresh loads. */
-export async function medianLoads(
-  browser: Browser,
-  server: PageServer,
-  conditions: Record<string, Condition>,
-  path = '/',
-  runs = MOUNT_RUNS,
-): Promise<Record<string, number>> {
-  const samples: Record<string, number[]> = {}
-  for (let i = 0; i < runs; i++) {
-    const page = await freshPage(browser, server)
-    await watchPage(page, conditions)
-    await page.goto(server.url + path)
-    for (const name of Object.keys(conditions)) (samples[name] ??= []).push(await seenAt(page, name))
-    await page.context().close()
-  }
-  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, round(stats(values).median)]))
+/** One page whose load is timed: where it is served and what to wait for. */
+export interface MountTarget {
+  id: string
+  server: PageServer
+  path: string
+  conditions: Record<string, Condition>
 }
 
-/** Peer mount: only the bell's first render can be measured without the peer's cloud. */
-export async function peerMount(browser: Browser, entry: string, bell: Condition): Promise<{ bellRendered: number }> {
-  const dir = await buildPage(entry)
-  const server = await servePage(dir)
-  try {
-    const { bell: bellRendered } = await medianLoads(browser, server, { bell })
-    return { bellRendered: bellRendered! }
-  } finally {
-    await server.close()
+/**
+ * Median time from `script-start` to each target's conditions over `runs` fresh loads. The targets
+ * take turns, load by load, so that whatever else the machine is doing falls on all of them alike.
+ * A target that fails is recorded as failed and dropped from the following rounds.
+ */
+export async function interleavedLoads(
+  browser: Browser,
+  targets: MountTarget[],
+  runs = MOUNT_RUNS,
+): Promise<Record<string, Record<string, number> | { error: string }>> {
+  const samples: Record<string, Record<string, number[]>> = {}
+  const failed: Record<string, { error: string }> = {}
+  for (let i = 0; i < runs; i++) {
+    for (const target of targets) {
+      if (failed[target.id]) continue
+      const page = await freshPage(browser, target.server)
+      try {
+        await watchPage(page, target.conditions)
+        await page.goto(target.server.url + target.path)
+        const own = (samples[target.id] ??= {})
+        for (const name of Object.keys(target.conditions)) (own[name] ??= []).push(await seenAt(page, name))
+      } catch (error) {
+        failed[target.id] = { error: error instanceof Error ? error.message.split('\n')[0]! : String(error) }
+      } finally {
+        await page.context().close()
+      }
+    }
   }
+  return Object.fromEntries(
+    targets.map((t) => [
+      t.id,
+      failed[t.id] ??
+        Object.fromEntries(Object.entries(samples[t.id] ?? {}).map(([name, v]) => [name, round(stats(v).median)])),
+    ]),
+  )
+}
+
+/** Builds a peer's tiny app as a production page and serves it on loopback (no API behind it). */
+export async function peerPage(entry: string): Promise<PageServer> {
+  return servePage(await buildPage(entry))
 }
 
 /** One decimal place: timings are not more precise than that. */

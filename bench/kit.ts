@@ -3,13 +3,14 @@ import { fileURLToPath } from 'node:url'
 import { createService } from '../server'
 import type { Service, ServiceOptions } from '../server'
 import { buildFixture, messages, TEST_API_KEY, TEST_SUBSCRIBER_ID } from '../test/support/fixtures'
-import { freshPage, medianLoads, round } from './browser'
+import { freshPage, round, type MountTarget } from './browser'
 import { buildPage, servePage, type PageServer } from './pages'
 import { pageNow, seenAt, stats, watchMore, watchPage } from './probe'
 
 /** The page every inbox-kit browser figure is taken on: the full `<Inbox>`, built for production. */
 export const KIT_PAGE = fileURLToPath(new URL('./pages/kit.tsx', import.meta.url))
 
+const BELL_DRAWN = "return document.querySelector('.inbox-bell svg')"
 const BELL_COUNT = "const b = document.querySelector('.inbox-bell'); return b && Number(b.dataset.count) > 0"
 const FIRST_PAGE = "return document.querySelectorAll('[data-inbox-item]').length > 0"
 
@@ -35,9 +36,8 @@ function query(extra: Record<string, string> = {}): string {
   return '/?' + new URLSearchParams({ subscriber: TEST_SUBSCRIBER_ID, key: TEST_API_KEY, ...extra }).toString()
 }
 
-/** inbox-kit's browser figures, each on a fresh page against a fresh service on loopback. */
+/** inbox-kit's scenarios past mount, each on a fresh page against a fresh service on loopback. */
 export interface KitBrowserResults {
-  mount: { bellCount: number; feedFirstPage: number }
   longFeed: LongFeed
   optimistic: Optimistic
   requests: Requests
@@ -45,27 +45,31 @@ export interface KitBrowserResults {
 
 type Attempt = <T>(what: string, run: () => Promise<T>) => Promise<T | { error: string }>
 
-/** Builds the page once and runs every scenario on it; one failing scenario leaves the others standing. */
-export async function kitBrowser(
+/** The kit's page, built for production and served with a reference service of 50 notifications behind `/api`. */
+export async function kitPage(): Promise<PageServer> {
+  const server = await servePage(await buildPage(KIT_PAGE))
+  serve(server, 50)
+  return server
+}
+
+/** The kit's mount loads: closed (bell drawn, bell with count) and open (first page of the feed). */
+export function kitMountTargets(server: PageServer): MountTarget[] {
+  return [
+    { id: 'inbox-kit', server, path: query(), conditions: { bellRendered: BELL_DRAWN, bellCount: BELL_COUNT } },
+    { id: 'inbox-kit open', server, path: query({ open: '' }), conditions: { feedFirstPage: FIRST_PAGE } },
+  ]
+}
+
+/** Runs the scenarios past mount; one failing leaves the others standing. */
+export async function kitScenarios(
   browser: Browser,
+  server: PageServer,
   attempt: Attempt,
 ): Promise<{ [K in keyof KitBrowserResults]: KitBrowserResults[K] | { error: string } }> {
-  const server = await servePage(await buildPage(KIT_PAGE))
-  try {
-    const mount = await attempt('inbox-kit mount', async () => {
-      serve(server, 50)
-      const closed = await medianLoads(browser, server, { bell: BELL_COUNT }, query())
-      const open = await medianLoads(browser, server, { feed: FIRST_PAGE }, query({ open: '' }))
-      return { bellCount: closed.bell!, feedFirstPage: open.feed! }
-    })
-    const longFeed = await attempt('inbox-kit long feed', () => measureLongFeed(browser, server))
-    const optimistic = await attempt('inbox-kit optimistic', () => measureOptimistic(browser, server))
-    const requests = await attempt('inbox-kit requests', () => countRequests(browser, server))
-    return { mount, longFeed, optimistic, requests }
-  } finally {
-    server.setApi(undefined)
-    await server.close()
-  }
+  const longFeed = await attempt('inbox-kit long feed', () => measureLongFeed(browser, server))
+  const optimistic = await attempt('inbox-kit optimistic', () => measureOptimistic(browser, server))
+  const requests = await attempt('inbox-kit requests', () => countRequests(browser, server))
+  return { longFeed, optimistic, requests }
 }
 
 /** 10,000 notifications loaded, then scrolled top to bottom. */
@@ -230,6 +234,10 @@ export interface Requests {
   markAll250: number
   pollNothingNew: number
   pollNothingNewOpen: number
+  /** Response bytes (uncompressed bodies) of one poll with the inbox closed: 5 unread of 30. */
+  pollBytes: number
+  /** The same with 150 unread of 300: the counts read up to a page of 100 each. */
+  pollBytesMany: number
   /** Each action's requests as `METHOD path?query`, in the order sent. */
   sent: Record<string, string[]>
 }
@@ -264,11 +272,32 @@ async function countUntilQuiet(
   return list.length
 }
 
-/** Count of `/api` requests in one poll: waits for the next request to start, then until quiet. */
-async function countOnePoll(name: string, page: Page, pollMs: number): Promise<number> {
-  const first = await page.waitForRequest((r) => new URL(r.url()).pathname.startsWith('/api/'), { timeout: pollMs * 3 })
-  // The first request of the tick has already started: count it, then the rest.
-  return countUntilQuiet(name, page, async () => {}, Math.min(600, pollMs / 3), [describe(first)])
+const POLL = 2000
+const POLL_CYCLES = 3
+
+/**
+ * Requests per poll interval: after the page has been quiet, counts every `/api` request over
+ * {@link POLL_CYCLES} whole intervals (each query polls on its own clock, so one tick's requests need
+ * not come together) and divides.
+ */
+async function countPerPoll(name: string, page: Page): Promise<{ requests: number; bytes: number }> {
+  await countUntilQuiet(`${name}:settle`, page, async () => {}, 800)
+  delete sent[`${name}:settle`]
+  const list: string[] = (sent[name] = [])
+  const sizes: Promise<number>[] = []
+  const onRequest = (r: PwRequest) => {
+    if (new URL(r.url()).pathname.startsWith('/api/')) list.push(describe(r))
+  }
+  const onFinished = (r: PwRequest) => {
+    if (new URL(r.url()).pathname.startsWith('/api/')) sizes.push(r.sizes().then((s) => s.responseBodySize))
+  }
+  page.on('request', onRequest)
+  page.on('requestfinished', onFinished)
+  await page.waitForTimeout(POLL * POLL_CYCLES)
+  page.off('request', onRequest)
+  page.off('requestfinished', onFinished)
+  const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0)
+  return { requests: Math.round((list.length / POLL_CYCLES) * 10) / 10, bytes: Math.round(bytes / POLL_CYCLES) }
 }
 
 async function countRequests(browser: Browser, server: PageServer): Promise<Requests> {
@@ -294,18 +323,33 @@ async function countRequests(browser: Browser, server: PageServer): Promise<Requ
   })
   await page.context().close()
 
-  const POLL = 2000
   serve(server, 30, 5)
   const polling = await freshPage(browser, server)
   await watchPage(polling, { bell: BELL_COUNT })
   await polling.goto(server.url + query({ poll: String(POLL) }))
   await seenAt(polling, 'bell')
-  await polling.waitForTimeout(POLL / 2)
-  const pollNothingNew = await countOnePoll('pollNothingNew', polling, POLL)
+  const closed = await countPerPoll('pollNothingNew', polling)
   await polling.locator('.inbox-bell').click()
   await polling.locator('[data-inbox-item]').first().waitFor()
-  await polling.waitForLoadState('networkidle')
-  const pollNothingNewOpen = await countOnePoll('pollNothingNewOpen', polling, POLL)
+  const opened = await countPerPoll('pollNothingNewOpen', polling)
   await polling.context().close()
-  return { mount, open, markOne, markAll250, pollNothingNew, pollNothingNewOpen, sent: { ...sent } }
+
+  serve(server, 300, 150)
+  const many = await freshPage(browser, server)
+  await watchPage(many, { bell: BELL_COUNT })
+  await many.goto(server.url + query({ poll: String(POLL) }))
+  await seenAt(many, 'bell')
+  const manyUnread = await countPerPoll('pollNothingNew150', many)
+  await many.context().close()
+  return {
+    mount,
+    open,
+    markOne,
+    markAll250,
+    pollNothingNew: closed.requests,
+    pollNothingNewOpen: opened.requests,
+    pollBytes: closed.bytes,
+    pollBytesMany: manyUnread.bytes,
+    sent: { ...sent },
+  }
 }

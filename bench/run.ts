@@ -8,9 +8,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { launchBrowser, CHROMIUM_PATH } from '../test/support/browser'
-import { peerMount, round } from './browser'
+import { interleavedLoads, MOUNT_RUNS, peerPage, round, type MountTarget } from './browser'
 import { measureBundle, type BundleCost } from './bundle'
-import { kitBrowser, type KitBrowserResults } from './kit'
+import { kitMountTargets, kitPage, kitScenarios, type KitBrowserResults } from './kit'
+import type { PageServer } from './pages'
 import { ensurePeers, PEERS, PEERS_DIR } from './peers'
 import { renderReadme, renderTable } from './table'
 
@@ -26,7 +27,7 @@ export interface KitResult {
   version: string
   bundle: Outcome<BundleCost>
   hooksBundle?: Outcome<BundleCost>
-  mount?: Outcome<{ bellCount?: number; feedFirstPage?: number; bellRendered?: number; note?: string }>
+  mount?: Outcome<{ bellRendered?: number; bellCount?: number; feedFirstPage?: number; note?: string }>
   longFeed?: Outcome<KitBrowserResults['longFeed']>
   optimistic?: Outcome<KitBrowserResults['optimistic']>
   requests?: Outcome<KitBrowserResults['requests']>
@@ -125,16 +126,40 @@ async function main(): Promise<void> {
   if (only.has('browser')) {
     console.error('Browser (Chromium, production builds on loopback)')
     const browser = await launchBrowser()
+    const servers: PageServer[] = []
     try {
-      const own = await attempt('inbox-kit page', () => kitBrowser(browser, attempt))
+      const own = await attempt('build inbox-kit page', kitPage)
+      const targets: MountTarget[] = []
       if ('error' in own) Object.assign(kit, { mount: own, longFeed: own, optimistic: own, requests: own })
-      else Object.assign(kit, own)
+      else {
+        servers.push(own)
+        targets.push(...kitMountTargets(own))
+      }
       for (const peer of PEERS) {
-        const mount = await attempt(`${peer.name} bell`, () => peerMount(browser, peer.entry, peer.bell))
-        results.kits[peer.id]!.mount =
-          'error' in mount ? mount : { ...mount, note: 'bell first render only: its cloud is unreachable here' }
+        const server = await attempt(`build ${peer.name} page`, () => peerPage(peer.entry))
+        if ('error' in server) results.kits[peer.id]!.mount = server
+        else {
+          servers.push(server)
+          targets.push({ id: peer.id, server, path: '/', conditions: { bellRendered: peer.bell } })
+        }
+      }
+      const loads = await attempt(`mount, ${MOUNT_RUNS} loads each, taking turns`, () =>
+        interleavedLoads(browser, targets),
+      )
+      const loaded = (id: string) => ('error' in loads ? loads : loads[id]!)
+      if (!('error' in own)) {
+        const [closed, open] = [loaded('inbox-kit'), loaded('inbox-kit open')]
+        kit.mount = 'error' in closed ? closed : 'error' in open ? open : { ...closed, ...open }
+        Object.assign(kit, await kitScenarios(browser, own, attempt))
+      }
+      for (const peer of PEERS) {
+        const mount = targets.some((t) => t.id === peer.id) ? loaded(peer.id) : undefined
+        if (mount)
+          results.kits[peer.id]!.mount =
+            'error' in mount ? mount : { ...mount, note: 'bell first render only: its cloud is unreachable here' }
       }
     } finally {
+      await Promise.all(servers.map((s) => s.close()))
       await browser.close()
     }
   }
