@@ -300,6 +300,16 @@ async function countPerPoll(name: string, page: Page): Promise<{ requests: numbe
   return { requests: Math.round((list.length / POLL_CYCLES) * 10) / 10, bytes: Math.round(bytes / POLL_CYCLES) }
 }
 
+/** A page polling every {@link POLL} ms against `total` notifications, `unread` of them unread, once its bell shows. */
+async function pollingPage(browser: Browser, server: PageServer, total: number, unread: number): Promise<Page> {
+  serve(server, total, unread)
+  const page = await freshPage(browser, server)
+  await watchPage(page, { bell: BELL_COUNT })
+  await page.goto(server.url + query({ poll: String(POLL) }))
+  await seenAt(page, 'bell')
+  return page
+}
+
 async function countRequests(browser: Browser, server: PageServer): Promise<Requests> {
   const noPoll = { poll: '3600000' }
   // 251 unread: after marking one, "mark all" has 250 to mark.
@@ -323,22 +333,14 @@ async function countRequests(browser: Browser, server: PageServer): Promise<Requ
   })
   await page.context().close()
 
-  serve(server, 30, 5)
-  const polling = await freshPage(browser, server)
-  await watchPage(polling, { bell: BELL_COUNT })
-  await polling.goto(server.url + query({ poll: String(POLL) }))
-  await seenAt(polling, 'bell')
+  const polling = await pollingPage(browser, server, 30, 5)
   const closed = await countPerPoll('pollNothingNew', polling)
   await polling.locator('.inbox-bell').click()
   await polling.locator('[data-inbox-item]').first().waitFor()
   const opened = await countPerPoll('pollNothingNewOpen', polling)
   await polling.context().close()
 
-  serve(server, 300, 150)
-  const many = await freshPage(browser, server)
-  await watchPage(many, { bell: BELL_COUNT })
-  await many.goto(server.url + query({ poll: String(POLL) }))
-  await seenAt(many, 'bell')
+  const many = await pollingPage(browser, server, 300, 150)
   const manyUnread = await countPerPoll('pollNothingNew150', many)
   await many.context().close()
   return {
