@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback } from 'react'
 import type { Integration } from '../api/types'
 import { activeIntegrationsQueryOptions } from '../core/queries'
 import { useInboxContext } from './useInboxContext'
+import { useQueryResult } from './useQueryResult'
 
 /** What {@link useActiveIntegrations} returns. */
 export interface UseActiveIntegrationsResult {
@@ -27,14 +27,5 @@ export function useActiveIntegrations(options: { enabled?: boolean } = {}, name 
     { ...activeIntegrationsQueryOptions({ client, subscriberId }), enabled: enabled && options.enabled !== false },
     queryClient,
   )
-  const { refetch: again } = query
-  const refetch = useCallback(async () => {
-    await again()
-  }, [again])
-  return {
-    ...(query.data !== undefined ? { data: query.data } : {}),
-    isLoading: query.isLoading,
-    error: query.error,
-    refetch,
-  }
+  return useQueryResult(query)
 }

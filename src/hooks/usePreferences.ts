@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback } from 'react'
 import type { Criticality, Preferences } from '../api/types'
 import { preferencesQueryOptions } from '../core/queries'
 import { useInboxContext } from './useInboxContext'
+import { useQueryResult } from './useQueryResult'
 import { usePreferencesReadOnly } from './usePreferencesReadOnly'
 
 /** Options of {@link usePreferences}. */
@@ -41,15 +41,5 @@ export function usePreferences(options: UsePreferencesOptions = {}, name = 'useP
     queryClient,
   )
   const readOnly = usePreferencesReadOnly(client)
-  const { refetch: again } = query
-  const refetch = useCallback(async () => {
-    await again()
-  }, [again])
-  return {
-    ...(query.data !== undefined ? { data: query.data } : {}),
-    isLoading: query.isLoading,
-    error: query.error,
-    refetch,
-    readOnly,
-  }
+  return { ...useQueryResult(query), readOnly }
 }
