@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { render, screen, waitFor } from '@testing-library/react'
+import { act, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Bell } from '../../src/components/Bell/Bell'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
@@ -72,6 +72,29 @@ describe('Bell', () => {
     renderWithInbox(<Bell renderBell={({ label }) => <span className="custom">{label}</span>} />, { fixture: mixed() })
     const bell = await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
     expect(bell.querySelector('.custom')?.textContent).toBe('3')
+  })
+
+  it('follows the system colour scheme with theme="system"', async () => {
+    const listeners = new Set<() => void>()
+    let dark = true
+    const original = window.matchMedia
+    window.matchMedia = ((query: string) => ({
+      get matches() {
+        return query === '(prefers-color-scheme: dark)' && dark
+      },
+      addEventListener: (_: string, l: () => void) => listeners.add(l),
+      removeEventListener: (_: string, l: () => void) => listeners.delete(l),
+    })) as never
+    try {
+      renderWithInbox(<Bell />, { provider: { theme: 'system' } })
+      const bell = screen.getByRole('button', { name: /^Notifications/ })
+      expect(bell.getAttribute('data-inbox-theme')).toBe('dark')
+      dark = false
+      act(() => listeners.forEach((l) => l()))
+      expect(bell.getAttribute('data-inbox-theme')).toBe('light')
+    } finally {
+      window.matchMedia = original
+    }
   })
 
   it('throws a clear error outside a provider', () => {

@@ -224,6 +224,7 @@ function InboxView<P extends JsonObject = JsonObject>({
             ref={dialogRef}
             id={id}
             role="dialog"
+            aria-modal="true"
             aria-labelledby={titleId}
             tabIndex={-1}
             className={c('inbox-popover')}
