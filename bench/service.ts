@@ -4,6 +4,7 @@
  * Run: npx tsx bench/service.ts
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createService, generateMessages, generateSubscriptions } from '../server'
@@ -98,6 +99,9 @@ writeFileSync(
     {
       command: 'npx tsx bench/service.ts',
       node: process.version,
+      cpus: cpus().length,
+      // Figures from a busy machine carry that in their tails (p99).
+      loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
       date: new Date().toISOString(),
       messages: MESSAGES,
       subscriptions: SUBSCRIPTIONS,
