@@ -171,13 +171,13 @@ async function main(): Promise<void> {
 
   results.notes.push(
     'Peers cannot reach their clouds from this machine: for them only the bundle and the first render of the bell are measured.',
-    'Mount times run from a mark placed before the app script loads to the state named, median of fresh page loads.',
+    `Mount times run from a mark placed before the app script loads to the state named, median of ${MOUNT_RUNS} fresh loads, the kits taking turns.`,
   )
   results.machine.loadAverage.end = round(loadavg()[0]!)
   mkdirSync(here('./results'), { recursive: true })
   writeFileSync(here('./results/latest.json'), JSON.stringify(results, null, 2) + '\n')
-  const table = renderTable(results)
-  console.log(table)
+  console.log(renderTable(results))
+  for (const note of results.notes) console.log(`- ${note}`)
   console.log(`\nWritten to bench/results/latest.json`)
   if (args.includes('--readme')) {
     const readme = `${ROOT}/README.md`

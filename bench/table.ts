@@ -96,8 +96,6 @@ export function renderSection(results: BenchResults): string {
     `Measured ${results.date.slice(0, 10)} with \`${results.command}\` on ${m.cpus} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}, ${m.chromium}; load average ${m.loadAverage.start} → ${m.loadAverage.end}. Bundler: ${results.bundler}. kB = 1,000 bytes.`,
     '',
     renderTable(results),
-    '',
-    ...results.notes.map((n) => `- ${n}`),
     END,
   ].join('\n')
 }
