@@ -14,6 +14,8 @@ export interface Peer {
   name: string
   /** The tiny app: renders the kit's full inbox (bell + feed popover). */
   entry: string
+  /** The same with the kit's headless layer and plain markup, where the kit has one. */
+  hooksEntry?: string
   /** In-page condition: the bell is on screen. */
   bell: string
 }
@@ -22,17 +24,19 @@ const app = (id: string) => join(PEERS_DIR, 'apps', `${id}.tsx`)
 
 /** The peers, in the order the table shows them. */
 export const PEERS: Peer[] = [
-  { id: 'novu', name: '@novu/react', entry: app('novu'), bell: "return document.querySelector('.nv-bellIcon')" },
+  { id: 'novu', name: '@novu/react', entry: app('novu'), hooksEntry: app('novu-hooks'), bell: "return document.querySelector('.nv-bellIcon')" },
   {
     id: 'knock',
     name: '@knocklabs/react',
     entry: app('knock'),
+    hooksEntry: app('knock-hooks'),
     bell: "return document.querySelector('button.rnf-notification-icon-button svg')",
   },
   {
     id: 'courier',
     name: '@trycourier/courier-react',
     entry: app('courier'),
+    hooksEntry: app('courier-hooks'),
     // Courier renders web components; the bell's svg sits two shadow roots down.
     bell: "const b = document.querySelector('courier-inbox-menu-button courier-icon-button'); const i = b && b.shadowRoot && b.shadowRoot.querySelector('courier-icon'); return i && i.shadowRoot && i.shadowRoot.querySelector('svg')",
   },

@@ -120,7 +120,12 @@ async function main(): Promise<void> {
     console.error('Bundle cost')
     kit.bundle = await attempt('inbox-kit <Inbox/>', () => measureBundle(here('./apps/inbox.tsx')))
     kit.hooksBundle = await attempt('inbox-kit hooks', () => measureBundle(here('./apps/hooks.tsx')))
-    for (const peer of PEERS) results.kits[peer.id]!.bundle = await attempt(peer.name, () => measureBundle(peer.entry))
+    for (const peer of PEERS) {
+      const result = results.kits[peer.id]!
+      result.bundle = await attempt(peer.name, () => measureBundle(peer.entry))
+      const hooks = peer.hooksEntry
+      if (hooks) result.hooksBundle = await attempt(`${peer.name} headless`, () => measureBundle(hooks))
+    }
   } else if (previous) for (const [id, k] of Object.entries(previous.kits)) Object.assign(results.kits[id]!, { bundle: k.bundle, hooksBundle: k.hooksBundle })
 
   if (only.has('browser')) {
