@@ -10,10 +10,13 @@ import { SubscriberSwitcher } from './panels/SubscriberSwitcher'
 import { TopicsPanel } from './panels/TopicsPanel'
 import { fetchDirectory, signIn } from './session'
 import { useDemoSettings } from './settings'
+import type { DemoSettings } from './settings'
+import { useDemoStrings } from './strings'
 
 function Logo() {
+  const t = useDemoStrings()
   return (
-    <a className="demo-logo" href="/" aria-label="Relay home">
+    <a className="demo-logo" href="/" aria-label={t.home}>
       <svg width="28" height="28" viewBox="0 0 28 28" aria-hidden="true">
         <rect width="28" height="28" rx="8" fill="currentColor" />
         <path d="M8 18.5 14 8l6 10.5h-4.2L14 15.2l-1.8 3.3z" fill="var(--demo-logo-mark)" />
@@ -40,8 +43,6 @@ export function App() {
     fetchDirectory().then(setDirectory, (error: Error) => setLoadError(error.message))
   }, [])
 
-  const me = directory?.subscribers.find((s) => s.subscriberId === subscriberId)
-
   return (
     <InboxProvider
       subscriberId={subscriberId}
@@ -52,66 +53,90 @@ export function App() {
       locale={locale}
       pollInterval={15_000}
     >
-      <div className="demo-shell">
-        <header className="demo-header">
-          <Logo />
-          <nav className="demo-nav" aria-label="Main">
-            <a href="#send" aria-current="page">
-              Notifications
-            </a>
-            <a href="#integrations">Integrations</a>
-            <a href="#topics">Topics</a>
-          </nav>
-          <div className="demo-header-tools">
-            <label className="demo-select">
-              <span className="demo-visually-hidden">Language</span>
-              <select value={locale} onChange={(e) => update({ locale: e.target.value as typeof locale })}>
-                {DEMO_LOCALES.map((l) => (
-                  <option key={l.code} value={l.code}>
-                    {l.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button
-              type="button"
-              className="demo-icon-button"
-              aria-pressed={theme === 'dark'}
-              onClick={() => update({ theme: theme === 'dark' ? 'light' : 'dark' })}
-            >
-              <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
-              <span className="demo-visually-hidden">Dark theme</span>
-            </button>
-            <Inbox countKind="unread" />
-            <SubscriberSwitcher
-              subscribers={directory?.subscribers ?? []}
-              current={subscriberId}
-              onChange={(id) => update({ subscriberId: id })}
-            />
-          </div>
-        </header>
-        <main className="demo-main">
-          <div className="demo-intro">
-            <h1>Notification console</h1>
-            <p>
-              Signed in as <strong>{me?.name ?? subscriberId}</strong>. Send a notification to yourself and watch
-              the bell; the page holds only a token for you, never the API key.
-            </p>
-          </div>
-          {loadError && (
-            <p role="alert" className="demo-error">
-              Could not load the demo data: {loadError}
-            </p>
-          )}
-          <div className="demo-grid">
-            <AdminScope>
-              <SendPanel directory={directory} subscriberId={subscriberId} />
-              <IntegrationsPanel environments={directory?.environments} />
-            </AdminScope>
-            <TopicsPanel directory={directory} />
-          </div>
-        </main>
-      </div>
+      <Shell
+        settings={settings}
+        update={update}
+        directory={directory}
+        loadError={loadError}
+      />
     </InboxProvider>
+  )
+}
+
+/** The app around the inbox: header with the bell, and the console's panels. */
+function Shell({
+  settings,
+  update,
+  directory,
+  loadError,
+}: {
+  settings: DemoSettings
+  update: (change: Partial<DemoSettings>) => void
+  directory: Directory | null
+  loadError: string | null
+}) {
+  const { subscriberId, theme, locale } = settings
+  const t = useDemoStrings()
+  const me = directory?.subscribers.find((s) => s.subscriberId === subscriberId)
+  return (
+    <div className="demo-shell">
+      <header className="demo-header">
+        <Logo />
+        <nav className="demo-nav" aria-label={t.mainNav}>
+          <a href="#send" aria-current="page">
+            {t.navNotifications}
+          </a>
+          <a href="#integrations">{t.navIntegrations}</a>
+          <a href="#topics">{t.navTopics}</a>
+        </nav>
+        <div className="demo-header-tools">
+          <label className="demo-select">
+            <span className="demo-visually-hidden">{t.language}</span>
+            <select value={locale} onChange={(e) => update({ locale: e.target.value as typeof locale })}>
+              {DEMO_LOCALES.map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="demo-icon-button"
+            aria-pressed={theme === 'dark'}
+            onClick={() => update({ theme: theme === 'dark' ? 'light' : 'dark' })}
+          >
+            <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
+            <span className="demo-visually-hidden">{t.darkTheme}</span>
+          </button>
+          <Inbox countKind="unread" />
+          <SubscriberSwitcher
+            subscribers={directory?.subscribers ?? []}
+            current={subscriberId}
+            onChange={(id) => update({ subscriberId: id })}
+          />
+        </div>
+      </header>
+      <main className="demo-main">
+        <div className="demo-intro">
+          <h1>{t.consoleTitle}</h1>
+          <p>
+            {t.signedInAs} <strong>{me?.name ?? subscriberId}</strong>. {t.intro}
+          </p>
+        </div>
+        {loadError && (
+          <p role="alert" className="demo-error">
+            {t.loadError} {loadError}
+          </p>
+        )}
+        <div className="demo-grid">
+          <AdminScope>
+            <SendPanel directory={directory} subscriberId={subscriberId} />
+            <IntegrationsPanel environments={directory?.environments} />
+          </AdminScope>
+          <TopicsPanel directory={directory} />
+        </div>
+      </main>
+    </div>
   )
 }

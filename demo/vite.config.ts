@@ -9,7 +9,21 @@ const root = fileURLToPath(new URL('.', import.meta.url))
 export default defineConfig({
   root,
   plugins: [react(), inboxDemoService()],
+  // Pre-bundled at start, so that a first visit never waits for a re-optimisation and a reload.
+  optimizeDeps: {
+    include: [
+      'react',
+      'react/jsx-dev-runtime',
+      'react-dom',
+      'react-dom/client',
+      '@tanstack/react-query',
+      '@tanstack/query-core',
+      'zustand',
+      'zustand/vanilla',
+    ],
+  },
   server: {
+    warmup: { clientFiles: ['./main.tsx'] },
     // The page must never load the service's code or fixtures (they hold the API key).
     fs: { deny: ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', '**/server/**'] },
   },

@@ -117,19 +117,23 @@ function HeadlessInbox() {
 /** The hooks alone, with markup of the app's own: no kit component at all. */
 export const Headless: Story = { render: () => <HeadlessInbox /> }
 
-/** Every state side by side. */
+/** Every state side by side: each popover opens under its bell, inside its own column. */
 export const States: Story = {
   parameters: { inbox: {} },
   render: ({ theme, locale, ...props }) => (
     <StatesGrid
       look={{ theme, locale }}
       cells={[
-        { name: 'Default', setup: {}, height: 640 },
-        { name: 'Empty', setup: { fixture: emptyFixture }, height: 640 },
-        { name: 'Loading', setup: { faults: LOADING }, height: 640 },
-        { name: 'Error', setup: { faults: FAILING }, height: 640 },
+        { name: 'Default', setup: {}, width: 420, height: 660 },
+        { name: 'Empty', setup: { fixture: emptyFixture }, width: 420, height: 660 },
+        { name: 'Loading', setup: { faults: LOADING }, width: 420, height: 660 },
+        { name: 'Error', setup: { faults: FAILING }, width: 420, height: 660 },
       ]}
-      render={() => <Inbox {...props} />}
+      render={() => (
+        <div style={{ display: 'flex', justifyContent: 'flex-end' }}>
+          <Inbox {...props} />
+        </div>
+      )}
     />
   ),
 }

@@ -1,15 +1,8 @@
 import { useState } from 'react'
 import { useActiveIntegrations, useSetPrimaryIntegration } from '../../src'
 import type { Channel, Integration } from '../../src'
+import { useDemoStrings } from '../strings'
 import { Badge, Panel, errorText } from './Panel'
-
-const CHANNEL_NAMES: Record<Channel, string> = {
-  in_app: 'In-app',
-  email: 'Email',
-  sms: 'SMS',
-  chat: 'Chat',
-  push: 'Push',
-}
 
 /** Only these channels pick one provider per environment (spec §4.2). */
 const PRIMARY_CHANNELS: readonly Channel[] = ['email', 'sms']
@@ -26,6 +19,7 @@ function groupIntegrations(list: Integration[]): [Channel, [string, Integration[
 
 /** The active integrations by channel and environment; email and SMS ones can be made primary. */
 export function IntegrationsPanel({ environments = {} }: { environments?: Record<string, string> }) {
+  const t = useDemoStrings()
   const { data, isLoading, error } = useActiveIntegrations()
   const { setPrimary, isPending } = useSetPrimaryIntegration()
   const [busyId, setBusyId] = useState<string | null>(null)
@@ -44,8 +38,8 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
   }
 
   return (
-    <Panel id="integrations" title="Integrations" description="Active providers per channel and environment.">
-      {isLoading && <p className="demo-muted">Loading integrations…</p>}
+    <Panel id="integrations" title={t.integrationsTitle} description={t.integrationsDescription}>
+      {isLoading && <p className="demo-muted">{t.loadingIntegrations}</p>}
       {error && (
         <p role="alert" className="demo-field-error">
           {errorText(error)}
@@ -59,7 +53,7 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
       {data &&
         groupIntegrations(data).map(([channel, envs]) => (
           <div key={channel} className="demo-group">
-            <h3>{CHANNEL_NAMES[channel] ?? channel}</h3>
+            <h3>{t.channels[channel] ?? channel}</h3>
             {envs.map(([environmentId, list]) => {
               const envName = environments[environmentId] ?? environmentId
               return (
@@ -75,16 +69,16 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
                           <span className="demo-muted">{integration.providerId}</span>
                         </div>
                         {integration.primary ? (
-                          <Badge tone="accent">Primary</Badge>
+                          <Badge tone="accent">{t.primary}</Badge>
                         ) : PRIMARY_CHANNELS.includes(channel) && integration._id ? (
                           <button
                             type="button"
                             className="demo-button demo-button-small"
                             disabled={isPending}
-                            aria-label={`Make ${integration.name} primary in ${envName}`}
+                            aria-label={t.makePrimaryLabel(integration.name, envName)}
                             onClick={() => makePrimary(integration._id!)}
                           >
-                            {busyId === integration._id ? 'Saving…' : 'Make primary'}
+                            {busyId === integration._id ? t.saving : t.makePrimary}
                           </button>
                         ) : null}
                       </li>

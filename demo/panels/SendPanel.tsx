@@ -3,6 +3,8 @@ import type { FormEvent } from 'react'
 import { useBulkTrigger, useTrigger } from '../../src'
 import type { JsonObject, Recipient, TriggerBody, TriggerResult } from '../../src'
 import type { Directory } from '../server/backend'
+import { useDemoStrings } from '../strings'
+import type { DemoStrings } from '../strings'
 import { Badge, Panel, errorText } from './Panel'
 
 type Audience = 'me' | 'several' | 'topic'
@@ -17,14 +19,14 @@ interface SentBatch {
 const MAX_BULK = 100
 
 /** Parses the payload editor's text: a JSON object, or the reason it is not one. */
-export function parsePayload(text: string): { payload: JsonObject } | { error: string } {
+export function parsePayload(text: string, t: DemoStrings): { payload: JsonObject } | { error: string } {
   if (!text.trim()) return { payload: {} }
   try {
     const value: unknown = JSON.parse(text)
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'The payload must be a JSON object.' }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: t.payloadNotObject }
     return { payload: value as JsonObject }
   } catch (error) {
-    return { error: `Not valid JSON: ${(error as Error).message}` }
+    return { error: `${t.payloadInvalid} ${(error as Error).message}` }
   }
 }
 
@@ -46,6 +48,7 @@ function tally(results: TriggerResult[]): [TriggerResult, number][] {
 /** Sends a workflow to the signed-in subscriber, several subscribers, or a topic; once or as a bulk of N. */
 export function SendPanel({ directory, subscriberId }: { directory: Directory | null; subscriberId: string }) {
   const ids = useId()
+  const t = useDemoStrings()
   const workflows = directory?.workflows ?? []
   const [workflowId, setWorkflowId] = useState('')
   const [audience, setAudience] = useState<Audience>('me')
@@ -69,7 +72,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
     if (!topicKey && directory?.topics[0]) setTopicKey(directory.topics[0].key)
   }, [directory, topicKey])
 
-  const parsed = useMemo(() => parsePayload(payloadText), [payloadText])
+  const parsed = useMemo(() => parsePayload(payloadText, t), [payloadText, t])
   const payloadError = 'error' in parsed ? parsed.error : null
   const recipients: Recipient[] =
     audience === 'me' ? [subscriberId] : audience === 'several' ? several : topicKey ? [{ type: 'Topic', topicKey }] : []
@@ -84,7 +87,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
     const body: TriggerBody = { name: workflow.identifier, to: recipients, payload: parsed.payload }
     try {
       const results = count === 1 ? [await trigger(body)] : await bulkTrigger({ events: Array.from({ length: count }, () => body) })
-      const to = audience === 'me' ? 'you' : audience === 'topic' ? `topic ${topicKey}` : `${several.length} subscribers`
+      const to = audience === 'me' ? t.toYou : audience === 'topic' ? t.toTopicNamed(topicKey) : t.toCount(several.length)
       setBatches((b) => [{ id: Date.now(), workflow: workflow.name, to, results }, ...b].slice(0, 5))
     } catch (error) {
       setSendError(errorText(error))
@@ -92,16 +95,16 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
   }
 
   return (
-    <Panel id="send" title="Send a notification" description="Triggers a workflow the way your backend would.">
+    <Panel id="send" title={t.sendTitle} description={t.sendDescription}>
       <form className="demo-form" onSubmit={send} noValidate>
         <label className="demo-field">
-          <span>Workflow</span>
+          <span>{t.workflow}</span>
           <select value={workflowId} onChange={(e) => setWorkflowId(e.target.value)}>
             {workflows.map((w) => (
               <option key={w.identifier} value={w.identifier}>
                 {w.name}
-                {w.critical ? ' (critical)' : ''}
-                {w.active ? '' : ' (inactive)'}
+                {w.critical ? ` (${t.critical})` : ''}
+                {w.active ? '' : ` (${t.inactive})`}
               </option>
             ))}
           </select>
@@ -109,13 +112,13 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
         </label>
 
         <fieldset className="demo-field">
-          <legend>Recipients</legend>
+          <legend>{t.recipients}</legend>
           <div className="demo-segmented">
             {(
               [
-                ['me', 'Me'],
-                ['several', 'Several subscribers'],
-                ['topic', 'A topic'],
+                ['me', t.toMe],
+                ['several', t.toSeveral],
+                ['topic', t.toTopic],
               ] as const
             ).map(([value, label]) => (
               <label key={value}>
@@ -150,7 +153,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
           )}
           {audience === 'topic' && (
             <label className="demo-field">
-              <span>Topic</span>
+              <span>{t.topic}</span>
               <select value={topicKey} onChange={(e) => setTopicKey(e.target.value)}>
                 {directory?.topics.map((t) => (
                   <option key={t.key} value={t.key}>
@@ -163,7 +166,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
         </fieldset>
 
         <label className="demo-field">
-          <span>Payload (JSON)</span>
+          <span>{t.payload}</span>
           <textarea
             className="demo-code"
             dir="ltr"
@@ -183,7 +186,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
 
         <div className="demo-row">
           <label className="demo-field demo-field-inline">
-            <span>Times</span>
+            <span>{t.times}</span>
             <input
               type="number"
               min={1}
@@ -194,7 +197,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
             />
           </label>
           <button type="submit" className="demo-button demo-button-primary" disabled={!canSend}>
-            {pending ? 'Sending…' : count > 1 ? `Send ${count} (bulk)` : 'Send'}
+            {pending ? t.sending : count > 1 ? t.sendBulk(count) : t.send}
           </button>
         </div>
         {sendError && (
@@ -206,7 +209,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
 
       <div aria-live="polite">
         {batches.length > 0 && (
-          <ol className="demo-results" aria-label="Trigger results">
+          <ol className="demo-results" aria-label={t.results}>
             {batches.map((batch) => (
               <li key={batch.id}>
                 <div className="demo-results-head">

@@ -1,4 +1,5 @@
 import type { DirectorySubscriber } from '../server/backend'
+import { useDemoStrings } from '../strings'
 
 function initials(name: string): string {
   return name
@@ -15,13 +16,14 @@ export function SubscriberSwitcher(props: {
   current: string
   onChange(subscriberId: string): void
 }) {
+  const t = useDemoStrings()
   const me = props.subscribers.find((s) => s.subscriberId === props.current)
   return (
     <label className="demo-switcher">
       <span className="demo-avatar" aria-hidden="true">
         {initials(me?.name ?? props.current)}
       </span>
-      <span className="demo-visually-hidden">Signed in as</span>
+      <span className="demo-visually-hidden">{t.signedInAs}</span>
       <select value={props.current} onChange={(e) => props.onChange(e.target.value)}>
         {props.subscribers.length === 0 && <option value={props.current}>{props.current}</option>}
         {props.subscribers.map((s) => (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { TopicSubscriptions, useTopicSubscriptions } from '../../src'
 import { AdminScope } from '../AdminScope'
 import type { Directory } from '../server/backend'
+import { useDemoStrings } from '../strings'
 import { Panel, errorText } from './Panel'
 
 const PAGE_SIZE = 3
@@ -14,14 +15,15 @@ function Pager(props: {
   next(): void
   summary?: string
 }) {
+  const t = useDemoStrings()
   return (
     <nav className="demo-pager" aria-label={props.label}>
       <button type="button" className="demo-button demo-button-small" disabled={!props.hasPrevious} onClick={props.previous}>
-        Previous
+        {t.previous}
       </button>
       {props.summary && <span className="demo-muted">{props.summary}</span>}
       <button type="button" className="demo-button demo-button-small" disabled={!props.hasNext} onClick={props.next}>
-        Next
+        {t.next}
       </button>
     </nav>
   )
@@ -29,8 +31,9 @@ function Pager(props: {
 
 /** Who follows a topic, through the admin backend (the proxy refuses topic lists). */
 function TopicMembers({ topicKey }: { topicKey: string }) {
+  const t = useDemoStrings()
   const list = useTopicSubscriptions(topicKey, { limit: PAGE_SIZE })
-  const total = list.totalCount === undefined ? undefined : `${list.totalCount}${list.totalCountCapped ? '+' : ''} in all`
+  const total = list.totalCount === undefined ? undefined : t.inAll(`${list.totalCount}${list.totalCountCapped ? '+' : ''}`)
   return (
     <>
       {list.error ? (
@@ -38,9 +41,9 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
           {errorText(list.error)}
         </p>
       ) : list.isLoading ? (
-        <p className="demo-muted">Loading…</p>
+        <p className="demo-muted">{t.loading}</p>
       ) : (
-        <ul className="demo-list" aria-label="Topic subscribers">
+        <ul className="demo-list" aria-label={t.topicSubscribers}>
           {list.items.map((s) => (
             <li key={s._id} className="demo-list-row">
               <div className="demo-list-main">
@@ -53,26 +56,27 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
           ))}
         </ul>
       )}
-      <Pager label="Topic subscribers pages" summary={total} {...list} />
+      <Pager label={t.topicSubscribersPages} summary={total} {...list} />
     </>
   )
 }
 
 /** Topic subscriptions: the subscriber's own (the kit's component, through the proxy), and a topic's members. */
 export function TopicsPanel({ directory }: { directory: Directory | null }) {
+  const t = useDemoStrings()
   const [topicKey, setTopicKey] = useState('')
   useEffect(() => {
     if (!topicKey && directory?.topics[0]) setTopicKey(directory.topics[0].key)
   }, [directory, topicKey])
   return (
-    <Panel id="topics" title="Topic subscriptions" description="Who follows what, a page at a time.">
+    <Panel id="topics" title={t.topicsTitle} description={t.topicsDescription}>
       <div className="demo-group">
         <TopicSubscriptions className="demo-my-topics" limit={PAGE_SIZE} />
       </div>
       <div className="demo-group">
-        <h3>Members of a topic</h3>
+        <h3>{t.members}</h3>
         <label className="demo-field">
-          <span>Topic</span>
+          <span>{t.topic}</span>
           <select value={topicKey} onChange={(e) => setTopicKey(e.target.value)}>
             {directory?.topics.map((t) => (
               <option key={t.key} value={t.key}>

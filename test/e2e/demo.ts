@@ -33,8 +33,30 @@ export async function openDemo(
   const page = await context.newPage()
   const params = new URLSearchParams({ subscriber: subscriberId, theme: options.theme ?? 'light', locale: options.locale ?? 'en' })
   await page.goto(`${run.url}/?${params}`)
-  await bell(page).waitFor()
+  // The first visit after a start may wait for Vite to pre-bundle dependencies.
+  await bell(page).waitFor({ timeout: 60_000 })
   return page
+}
+
+/** Signs in through the demo's route, as the page does, and returns the subscriber token. */
+export async function signIn(run: DemoRun, subscriberId: string): Promise<string> {
+  const response = await fetch(`${run.url}/demo-auth/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ subscriberId }),
+  })
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status}`)
+  return ((await response.json()) as { token: string }).token
+}
+
+/** How many unread messages the service holds for a subscriber, asked through the proxy. */
+export async function unreadCount(run: DemoRun, subscriberId: string): Promise<number> {
+  const token = await signIn(run, subscriberId)
+  const response = await fetch(
+    `${run.url}/api/inbox/v1/subscribers/${subscriberId}/notifications/feed?read=false&limit=100`,
+    { headers: { authorization: `Bearer ${token}` } },
+  )
+  return ((await response.json()) as { totalCount: number }).totalCount
 }
 
 /** The inbox's bell button. */
