@@ -56,6 +56,7 @@ export const ar: InboxMessages = {
   updateError: 'تعذّر حفظ التغيير. حاول مرة أخرى.',
   markAllError: 'تعذّر تحديد كل الإشعارات كمقروءة.',
   dismiss: 'إغلاق',
+  close: 'إغلاق',
   preferencesLoadError: 'تعذّر تحميل الإعدادات',
   preferencesSaveError: 'تعذّر حفظ التغيير، فتم التراجع عنه.',
   preferencesReadOnly: 'يمكن عرض هذه الإعدادات هنا دون تغييرها.',

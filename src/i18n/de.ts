@@ -35,6 +35,7 @@ export const de: InboxMessages = {
   updateError: 'Die Änderung konnte nicht gespeichert werden. Versuche es erneut.',
   markAllError: 'Nicht alle Benachrichtigungen konnten als gelesen markiert werden.',
   dismiss: 'Schließen',
+  close: 'Schließen',
   preferencesLoadError: 'Einstellungen konnten nicht geladen werden',
   preferencesSaveError: 'Deine Änderung konnte nicht gespeichert werden und wurde zurückgesetzt.',
   preferencesReadOnly: 'Diese Einstellungen können hier angesehen, aber nicht geändert werden.',

@@ -35,6 +35,7 @@ export const en: InboxMessages = {
   updateError: 'The change couldn’t be saved. Try again.',
   markAllError: 'Not all notifications could be marked as read.',
   dismiss: 'Dismiss',
+  close: 'Close',
   preferencesLoadError: 'Settings couldn’t be loaded',
   preferencesSaveError: 'Your change couldn’t be saved, so it was undone.',
   preferencesReadOnly: 'These settings can be viewed here but not changed.',

@@ -35,6 +35,7 @@ export const es: InboxMessages = {
   updateError: 'No se pudo guardar el cambio. Inténtalo de nuevo.',
   markAllError: 'No se pudieron marcar todas las notificaciones como leídas.',
   dismiss: 'Cerrar',
+  close: 'Cerrar',
   preferencesLoadError: 'No se pudo cargar la configuración',
   preferencesSaveError: 'No se pudo guardar tu cambio y se ha deshecho.',
   preferencesReadOnly: 'Esta configuración se puede ver aquí, pero no modificar.',

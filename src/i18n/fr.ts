@@ -35,6 +35,7 @@ export const fr: InboxMessages = {
   updateError: 'La modification n’a pas pu être enregistrée. Réessayez.',
   markAllError: 'Certaines notifications n’ont pas pu être marquées comme lues.',
   dismiss: 'Fermer',
+  close: 'Fermer',
   preferencesLoadError: 'Impossible de charger les paramètres',
   preferencesSaveError: 'Votre modification n’a pas pu être enregistrée et a été annulée.',
   preferencesReadOnly: 'Ces paramètres sont consultables ici mais ne peuvent pas être modifiés.',

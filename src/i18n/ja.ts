@@ -35,6 +35,7 @@ export const ja: InboxMessages = {
   updateError: '変更を保存できませんでした。もう一度お試しください。',
   markAllError: '一部の通知を既読にできませんでした。',
   dismiss: '閉じる',
+  close: '閉じる',
   preferencesLoadError: '設定を読み込めませんでした',
   preferencesSaveError: '変更を保存できなかったため、元に戻しました。',
   preferencesReadOnly: 'この設定はここでは表示のみで、変更できません。',

@@ -39,6 +39,8 @@ export interface InboxMessages {
   updateError: string
   markAllError: string
   dismiss: string
+  /** The popover's close button (shown where the popover covers the screen). */
+  close: string
   preferencesLoadError: string
   preferencesSaveError: string
   preferencesReadOnly: string

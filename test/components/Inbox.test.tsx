@@ -63,6 +63,14 @@ describe('Inbox', () => {
     expect(seen.has(screen.getByRole('tab', { name: 'All' }))).toBe(true)
   })
 
+  it('closes with its close button and returns focus to the Bell', async () => {
+    const { user } = renderWithInbox(<Inbox />, { fixture: fixture() })
+    const { bell, dialog } = await openWithKeyboard(user)
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(bell)
+  })
+
   it('closes on a click outside', async () => {
     const { user } = renderWithInbox(
       <>

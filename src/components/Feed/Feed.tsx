@@ -136,7 +136,6 @@ export function Feed<P extends JsonObject = JsonObject>({
     })
     return out
     // Day labels change only when the date does, not on every clock tick.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shown, groupByDay, locale, m, today])
 
   const keys = useMemo(() => rows.map((r) => r.key), [rows])

@@ -14,7 +14,7 @@ import type { FeedProps } from '../Feed/Feed'
 import type { ViewportRect } from '../Feed/useVirtualRows'
 import { cx } from '../internal/events'
 import { trapTab } from '../internal/focus'
-import { BackIcon, CheckAllIcon, SettingsIcon } from '../internal/icons'
+import { BackIcon, CheckAllIcon, CloseIcon, SettingsIcon } from '../internal/icons'
 import { ErrorBanner } from '../internal/parts'
 import { UIContext, useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
@@ -273,6 +273,16 @@ function InboxView<P extends JsonObject = JsonObject>({
                   )}
                 </div>
               )}
+              <button
+                type="button"
+                className={c('inbox-icon-button')}
+                data-inbox-close=""
+                aria-label={m.close}
+                title={m.close}
+                onClick={() => close(true)}
+              >
+                <CloseIcon width={18} height={18} />
+              </button>
             </div>
             {markAll.error && view === 'feed' && (
               <ErrorBanner c={c} message={m.markAllError} dismissLabel={m.dismiss} onDismiss={markAll.reset} />

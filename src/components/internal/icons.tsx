@@ -159,3 +159,11 @@ export function ForwardIcon(props: IconProps): ReactElement {
     </Svg>
   )
 }
+
+export function CloseIcon(props: IconProps): ReactElement {
+  return (
+    <Svg {...props}>
+      <path d="M18 6 6 18M6 6l12 12" />
+    </Svg>
+  )
+}
