@@ -94,7 +94,9 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | n
     }
     chunks.push(value)
   }
-  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer())
+  const body = new Uint8Array(size)
+  chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.byteLength), 0)
+  return body
 }
 
 /** One path segment decoded once; null when it is not valid percent-encoding. */

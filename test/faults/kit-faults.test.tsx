@@ -5,6 +5,8 @@ import { Component, type ReactNode } from 'react'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createService, type FaultRule, type Service } from '../../server'
 import { createInboxClient } from '../../src/api/client'
+import { createTokenAuth } from '../../src/auth/tokenAuth'
+import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
 import { Inbox } from '../../src/components/Inbox/Inbox'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { BASE_URL } from '../support/service'
@@ -15,6 +17,8 @@ afterEach(cleanup)
 /** The body a `body` fault answers with: JSON, but not of any shape the API gives. */
 const WRONG_SHAPE = { wrong: true }
 const TIMEOUT = 100
+const TOKEN_SECRET = 'kit-faults-secret-of-at-least-32-bytes'
+const APP_ORIGIN = 'http://app.test'
 
 let faultsInjected = 0
 let actionsTried = 0
@@ -38,7 +42,7 @@ interface MarkAttempt {
  * the kit (a rejection, a 5xx, a body that is not JSON or of the wrong shape) and every mark-as
  * attempt, and can lose the answer to a mark-as the service already applied (`loseMarkAsAnswers`).
  */
-function startKit(count = 8) {
+function startKit(count = 8, { viaProxy = false } = {}) {
   // A little latency on every answer, as any network has, so that the optimistic state gets painted.
   const service = createService({ fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, count) }), latency: 10 })
   const marks: MarkAttempt[] = []
@@ -75,13 +79,25 @@ function startKit(count = 8) {
     }
     return response
   }) as typeof fetch
-  const client = createInboxClient({
-    baseUrl: BASE_URL,
-    apiKey: service.apiKey,
-    fetch: kitFetch,
-    timeout: TIMEOUT,
-    retry: { retries: 2, baseDelay: 5, maxDelay: 20 },
-  })
+  const options = { timeout: TIMEOUT, retry: { retries: 2, baseDelay: 5, maxDelay: 20 } }
+  let client = createInboxClient({ ...options, baseUrl: BASE_URL, apiKey: service.apiKey, fetch: kitFetch })
+  if (viaProxy) {
+    // The browser's side: a Bearer token, the proxy in front, the service (and its faults) behind it.
+    const proxy = createInboxProxy({
+      upstreamUrl: BASE_URL,
+      apiKey: service.apiKey,
+      basePath: '/api/inbox',
+      authenticate: bearerTokenAuth(TOKEN_SECRET),
+      fetch: kitFetch,
+    })
+    const auth = createTokenAuth({ fetchToken: () => createSubscriberToken(TEST_SUBSCRIBER_ID, TOKEN_SECRET, { expiresIn: 600 }) })
+    client = createInboxClient({
+      ...options,
+      baseUrl: `${APP_ORIGIN}/api/inbox`,
+      getHeaders: auth.getHeaders,
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => proxy(new Request(input, init))) as typeof fetch,
+    })
+  }
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
   return { service, client, queryClient, marks, transport }
 }
@@ -148,9 +164,9 @@ describe('the kit under read faults', () => {
     ['a body of the wrong shape', { body: WRONG_SHAPE }],
     ['no answer within the timeout', { latency: TIMEOUT * 3 }],
   ]
-  for (const [name, rule] of persistent) {
-    it(`shows the error state with a retry for ${name}, and recovers when the service does`, async () => {
-      const kit = startKit(3)
+  for (const [name, rule] of persistent) for (const viaProxy of [false, true]) {
+    it(`shows the error state with a retry for ${name}${viaProxy ? ' through the proxy' : ''}, and recovers when the service does`, async () => {
+      const kit = startKit(3, { viaProxy })
       const remove = kit.service.faults.add({ method: 'GET', path: /notifications\/feed$/, ...rule })
       renderInbox(kit)
       const dialog = await screen.findByRole('dialog')
@@ -173,7 +189,8 @@ describe('the kit under read faults', () => {
   })
 })
 
-describe('a mark-as during an outage', () => {
+for (const viaProxy of [false, true])
+describe(`a mark-as during an outage${viaProxy ? ', through the proxy' : ''}`, () => {
   /** Clicks an item's read toggle and waits for the outcome; returns its idempotency key. */
   async function toggle(kit: Kit, id: string) {
     const before = kit.marks.length
@@ -197,7 +214,7 @@ describe('a mark-as during an outage', () => {
   ]
   for (const [name, rule] of recovering) {
     it(`is applied exactly once when the service comes back within the retries (${name})`, async () => {
-      const kit = startKit(3)
+      const kit = startKit(3, { viaProxy })
       renderInbox(kit)
       await feedReady(3)
       const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[1]!._id
@@ -214,7 +231,7 @@ describe('a mark-as during an outage', () => {
   }
 
   it('is applied once when the service applied it but the answer was lost: the retry is a replay', async () => {
-    const kit = startKit(3)
+    const kit = startKit(3, { viaProxy })
     renderInbox(kit)
     await feedReady(3)
     const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
@@ -232,7 +249,7 @@ describe('a mark-as during an outage', () => {
   })
 
   it('is rolled back visibly when the outage outlasts the retries, and nothing reaches the service', async () => {
-    const kit = startKit(3)
+    const kit = startKit(3, { viaProxy })
     renderInbox(kit)
     await feedReady(3)
     const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[2]!._id
@@ -255,7 +272,7 @@ describe('a mark-as during an outage', () => {
   })
 
   it('loses nothing and applies nothing twice through a storm of random faults', async () => {
-    const kit = startKit(6)
+    const kit = startKit(6, { viaProxy })
     renderInbox(kit)
     await feedReady(6)
     const ids = kit.service.state.messages(TEST_SUBSCRIBER_ID).map((m) => m._id)
