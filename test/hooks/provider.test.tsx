@@ -32,6 +32,7 @@ describe('InboxProvider', () => {
   it('a hook outside the provider throws naming the component', () => {
     expect(() => renderHook(() => useInboxContext('Bell'))).toThrow('`Bell` must be used within `<InboxProvider>`')
     expect(() => renderHook(() => useFeed())).toThrow('`useFeed` must be used within `<InboxProvider>`')
+    expect(() => renderHook(() => useInboxStore((s) => s.open, 'Popover'))).toThrow('`Popover` must be used within `<InboxProvider>`')
   })
 
   it('gives each provider its own UI store', async () => {
