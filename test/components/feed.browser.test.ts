@@ -1,0 +1,71 @@
+import react from '@vitejs/plugin-react'
+import type { Browser, Page } from 'playwright-core'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, startVite } from '../support/browser'
+
+const root = fileURLToPath(new URL('./browser', import.meta.url))
+
+let browser: Browser
+let page: Page
+let close: () => Promise<void>
+
+beforeAll(async () => {
+  const { server, url } = await startVite({ root, plugins: [react()], configFile: false })
+  browser = await launchBrowser()
+  close = async () => {
+    await browser.close()
+    await server.close()
+  }
+  page = await browser.newPage({ viewport: { width: 800, height: 800 } })
+  await page.goto(url)
+  await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, null, { timeout: 60_000 })
+  await page.waitForSelector('article')
+}, 90_000)
+
+afterAll(async () => {
+  await close?.()
+})
+
+/** The rendered rows: count, and whether each starts where the previous one ends (no gap, no overlap). */
+function layout() {
+  return page.evaluate(() => {
+    const rows = Array.from(document.querySelectorAll<HTMLElement>('.inbox-feed__row')).sort(
+      (a, b) => Number(a.dataset.index) - Number(b.dataset.index),
+    )
+    const boxes = rows.map((r) => r.getBoundingClientRect())
+    const joints = boxes.slice(1).map((b, i) => Math.round(b.top - boxes[i]!.bottom))
+    const heights = new Set(boxes.map((b) => Math.round(b.height)))
+    return { articles: document.querySelectorAll('article').length, joints, heights: heights.size }
+  })
+}
+
+describe('Feed in a real browser, 10,000 items loaded', () => {
+  it('keeps only the rows in view (plus overscan) in the DOM, measured and laid end to end', async () => {
+    for (const offset of [0, 2_000, 150_000, 400_000, 10_000_000]) {
+      await page.evaluate((top) => {
+        document.querySelector('.inbox-feed__scroller')!.scrollTop = top
+      }, offset)
+      await page.waitForTimeout(150)
+      const { articles, joints, heights } = await layout()
+      expect(articles).toBeGreaterThan(2)
+      expect(articles).toBeLessThanOrEqual(30)
+      expect(joints.every((j) => j === 0)).toBe(true)
+      expect(heights).toBeGreaterThan(1)
+    }
+  })
+
+  it('moves focus to the last of 10,000 items with End and back with Home', async () => {
+    await page.evaluate(() => {
+      document.querySelector('.inbox-feed__scroller')!.scrollTop = 0
+    })
+    await page.waitForTimeout(100)
+    await page.focus('article[tabindex="0"]')
+    await page.keyboard.press('End')
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-posinset') === '10000')
+    expect(await page.evaluate(() => document.activeElement?.querySelector('h3')?.textContent)).toBe('Subject 9999')
+    expect((await layout()).articles).toBeLessThanOrEqual(30)
+    await page.keyboard.press('Home')
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-posinset') === '1')
+  })
+})
