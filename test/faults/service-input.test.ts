@@ -214,7 +214,14 @@ const headers = fc.record(
     authorization: authHeader,
     contentType: fc.oneof({ arbitrary: fc.constant('application/json'), weight: 8 }, { arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/vnd.api+json', '*/*'), weight: 2 }),
     idempotencyKey: fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, { arbitrary: fc.constantFrom('k1', 'k2', 'k3'), weight: 3 }, { arbitrary: fc.constantFrom('x'.repeat(256), ''), weight: 1 }),
-    extra: fc.dictionary(fc.constantFrom('x-forwarded-for', 'accept', 'x-http-method-override', 'cookie', 'content-length'), fc.string({ maxLength: 10 }).filter((v) => /^[\x21-\x7e]*$/.test(v)), { maxKeys: 2 }),
+    extra: fc.dictionary(
+      fc.oneof(
+        fc.constantFrom('x-forwarded-for', 'accept', 'x-http-method-override', 'cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'range', 'if-none-match', 'origin'),
+        fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+      ),
+      fc.oneof(fc.string({ maxLength: 10 }).filter((v) => /^[\x21-\x7e]*$/.test(v)), fc.constantFrom('gzip', 'bytes=0-1', '*', 'x'.repeat(4000))),
+      { maxKeys: 3 },
+    ),
   },
   { requiredKeys: ['authorization', 'contentType', 'idempotencyKey', 'extra'] },
 )
@@ -225,7 +232,8 @@ function toRequest(drawn: Drawn, ctx: Ctx): Request {
   const spec = drawn.spec(ctx)
   const h = new Headers()
   const { authorization, contentType, idempotencyKey, extra } = drawn.headers
-  for (const [name, value] of Object.entries(extra)) if (name !== 'content-length') h.set(name, value)
+  // Headers fetch itself owns (length, framing) are left to it; any other goes as drawn.
+  for (const [name, value] of Object.entries(extra)) if (!['content-length', 'transfer-encoding'].includes(name)) h.set(name, value)
   if (authorization !== undefined) h.set('authorization', authorization)
   if (contentType !== undefined) h.set('content-type', contentType)
   if (idempotencyKey !== undefined) h.set('idempotency-key', idempotencyKey)
