@@ -21,7 +21,7 @@ export interface ScopeLook {
   locale?: string
 }
 
-const BASE_URL = 'http://inbox.story'
+let scopes = 0
 
 /**
  * A reference service running in the page, seeded for one story, and an `InboxProvider` talking to it
@@ -37,7 +37,9 @@ export function ServiceScope({ setup = {}, look = {}, children }: { setup?: Serv
   const client = useMemo(
     () =>
       createInboxClient({
-        baseUrl: BASE_URL,
+        // One address per service: providers of the same subscriber and address share changes across tabs
+        // (BroadcastChannel), which must not carry one story cell's data into another's.
+        baseUrl: `http://inbox-${++scopes}.story`,
         // The fixture's made-up key: this service exists only inside this page.
         apiKey: service.apiKey,
         fetch: ((input: RequestInfo | URL, init?: RequestInit) => service.fetch(new Request(input, init))) as typeof fetch,
