@@ -1,9 +1,12 @@
 import type { Browser, Page } from 'playwright-core'
 import { buildPage, servePage, type PageServer } from './pages'
-import { seenAt, stats, watchPage, type Condition } from './probe'
+import { clickedAt, seenAt, stats, watchMore, watchPage, type Condition } from './probe'
 
 /** How many fresh page loads each mount figure is the median of. */
 export const MOUNT_RUNS = 9
+
+/** Pause between mount and the click on the bell, so the click does not race the mount's own work. */
+const SETTLE_MS = 500
 
 /** A fresh context per load: empty cache, no state carried over. */
 export async function freshPage(browser: Browser, server: PageServer): Promise<Page> {
@@ -20,6 +23,8 @@ export interface MountTarget {
   server: PageServer
   path: string
   conditions: Record<string, Condition>
+  /** Once mounted and settled: click `click` and time each condition from the click. */
+  open?: { click: string; conditions: Record<string, Condition> }
 }
 
 /**
@@ -43,6 +48,14 @@ export async function interleavedLoads(
         await page.goto(target.server.url + target.path)
         const own = (samples[target.id] ??= {})
         for (const name of Object.keys(target.conditions)) (own[name] ??= []).push(await seenAt(page, name))
+        if (target.open) {
+          await page.waitForTimeout(SETTLE_MS)
+          await watchMore(page, target.open.conditions)
+          await page.locator(target.open.click).first().click()
+          const at = await clickedAt(page)
+          for (const name of Object.keys(target.open.conditions))
+            (own[name] ??= []).push((await seenAt(page, name)) - at)
+        }
       } catch (error) {
         failed[target.id] = { error: error instanceof Error ? error.message.split('\n')[0]! : String(error) }
       } finally {

@@ -18,19 +18,32 @@ export interface Peer {
   hooksEntry?: string
   /** In-page condition: the bell is on screen. */
   bell: string
+  /** What to click to open the feed, and the condition that it is shown. */
+  open: { click: string; shown: string }
 }
 
 const app = (id: string) => join(PEERS_DIR, 'apps', `${id}.tsx`)
 
 /** The peers, in the order the table shows them. */
 export const PEERS: Peer[] = [
-  { id: 'novu', name: '@novu/react', entry: app('novu'), hooksEntry: app('novu-hooks'), bell: "return document.querySelector('.nv-bellIcon')" },
+  {
+    id: 'novu',
+    name: '@novu/react',
+    entry: app('novu'),
+    hooksEntry: app('novu-hooks'),
+    bell: "return document.querySelector('.nv-bellIcon')",
+    open: { click: '.nv-popoverTrigger', shown: 'return document.querySelector(\'.nv-popoverContent[data-open="true"]\')' },
+  },
   {
     id: 'knock',
     name: '@knocklabs/react',
     entry: app('knock'),
     hooksEntry: app('knock-hooks'),
     bell: "return document.querySelector('button.rnf-notification-icon-button svg')",
+    open: {
+      click: 'button.rnf-notification-icon-button',
+      shown: "const p = document.querySelector('.rnf-notification-feed-popover'); return p && p.style.visibility === 'visible'",
+    },
   },
   {
     id: 'courier',
@@ -39,12 +52,14 @@ export const PEERS: Peer[] = [
     hooksEntry: app('courier-hooks'),
     // Courier renders web components; the bell's svg sits two shadow roots down.
     bell: "const b = document.querySelector('courier-inbox-menu-button courier-icon-button'); const i = b && b.shadowRoot && b.shadowRoot.querySelector('courier-icon'); return i && i.shadowRoot && i.shadowRoot.querySelector('svg')",
+    open: { click: 'courier-inbox-menu-button', shown: "return document.querySelector('courier-inbox-popup-menu .popup.visible')" },
   },
   {
     id: 'magicbell',
     name: '@magicbell/react',
     entry: app('magicbell'),
     bell: "return document.querySelector('button.magicbell--inbox-button svg')",
+    open: { click: 'button.magicbell--inbox-button', shown: "return document.querySelector('.magicbell--inbox-header')" },
   },
 ]
 

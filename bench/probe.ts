@@ -44,7 +44,10 @@ function install(conditions: Record<string, string>): void {
     requestAnimationFrame(frame)
   }
   requestAnimationFrame(frame)
-  g.__bench = { seen, watch, since }
+  const bench = { seen, watch, since, clickAt: NaN }
+  // Capture phase on window: the earliest a page script can see the click.
+  addEventListener('click', () => (bench.clickAt = since()), { capture: true })
+  g.__bench = bench
 }
 
 /** Installs the watcher before any page script runs. */
@@ -61,6 +64,11 @@ export async function watchMore(page: Page, conditions: Record<string, Condition
 export async function seenAt(page: Page, name: string, timeout = 15_000): Promise<number> {
   const handle = await page.waitForFunction((n) => (globalThis as any).__bench?.seen[n], name, { timeout, polling: 50 })
   return Number(await handle.jsonValue())
+}
+
+/** When the page last saw a click, in ms since `script-start`. */
+export async function clickedAt(page: Page): Promise<number> {
+  return Number(await page.evaluate(() => (globalThis as any).__bench.clickAt))
 }
 
 /** Now, in ms since `script-start`, as the page sees it. */

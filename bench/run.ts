@@ -27,7 +27,15 @@ export interface KitResult {
   version: string
   bundle: Outcome<BundleCost>
   hooksBundle?: Outcome<BundleCost>
-  mount?: Outcome<{ bellRendered?: number; bellCount?: number; feedFirstPage?: number; note?: string }>
+  mount?: Outcome<{
+    bellRendered?: number
+    bellCount?: number
+    feedFirstPage?: number
+    /** From the click on the bell. */
+    popoverShown?: number
+    firstPageShown?: number
+    note?: string
+  }>
   longFeed?: Outcome<KitBrowserResults['longFeed']>
   optimistic?: Outcome<KitBrowserResults['optimistic']>
   requests?: Outcome<KitBrowserResults['requests']>
@@ -145,7 +153,13 @@ async function main(): Promise<void> {
         if ('error' in server) results.kits[peer.id]!.mount = server
         else {
           servers.push(server)
-          targets.push({ id: peer.id, server, path: '/', conditions: { bellRendered: peer.bell } })
+          targets.push({
+            id: peer.id,
+            server,
+            path: '/',
+            conditions: { bellRendered: peer.bell },
+            open: { click: peer.open.click, conditions: { popoverShown: peer.open.shown } },
+          })
         }
       }
       const loads = await attempt(`mount, ${MOUNT_RUNS} loads each, taking turns`, () =>
@@ -161,7 +175,7 @@ async function main(): Promise<void> {
         const mount = targets.some((t) => t.id === peer.id) ? loaded(peer.id) : undefined
         if (mount)
           results.kits[peer.id]!.mount =
-            'error' in mount ? mount : { ...mount, note: 'bell first render only: its cloud is unreachable here' }
+            'error' in mount ? mount : { ...mount, note: 'bell first render and popover open only: its cloud is unreachable here' }
       }
     } finally {
       await Promise.all(servers.map((s) => s.close()))

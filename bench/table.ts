@@ -27,6 +27,8 @@ const ROWS: Row[] = [
   ['Mount: bell drawn (first render)', (k) => (ok(k.mount) ? ms(ok(k.mount)?.bellRendered) : (failed(k.mount) ?? '–'))],
   ['Mount: bell showing its count', (k) => ms(ok(k.mount)?.bellCount)],
   ['Mount: open feed showing page 1', (k) => ms(ok(k.mount)?.feedFirstPage)],
+  ['Click on the bell → popover shown', (k) => ms(ok(k.mount)?.popoverShown)],
+  ['Click on the bell → page 1 shown', (k) => ms(ok(k.mount)?.firstPageShown)],
   ['Long feed (10,000): rows in the DOM', (k) => String(ok(k.longFeed)?.renderedRows ?? '–')],
   ['Long feed: DOM elements', (k) => String(ok(k.longFeed)?.domNodes ?? '–')],
   [
