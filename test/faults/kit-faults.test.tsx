@@ -123,7 +123,7 @@ afterEach(() => {
   expect(screen.queryByText('host error')).toBeNull()
 })
 
-function renderInbox(kit: Kit) {
+function renderInbox(kit: Kit, pollInterval = 0) {
   return render(
     <HostBoundary>
       <main>
@@ -132,7 +132,7 @@ function renderInbox(kit: Kit) {
           subscriberId={TEST_SUBSCRIBER_ID}
           client={kit.client}
           queryClient={kit.queryClient}
-          pollInterval={0}
+          pollInterval={pollInterval}
           defaultOpen
           markSeenOnOpen={false}
           feedInitialRect={{ width: 400, height: 4000 }}
@@ -179,6 +179,27 @@ describe('the kit under read faults', () => {
       expect(within(dialog).queryByRole('alert')).toBeNull()
     })
   }
+
+  it('keeps the items it has while polls fail, and shows what arrived once they succeed again', async () => {
+    const kit = startKit(3)
+    renderInbox(kit, 60)
+    await feedReady(3)
+    const before = faultsInjected
+    const remove = kit.service.faults.add({ method: 'GET', path: /notifications\/feed$/, drop: true })
+    // Several polls in a row meet a dropped connection (each with its retries).
+    await waitFor(() => expect(faultsInjected - before).toBeGreaterThanOrEqual(6), { timeout: 5000 })
+    expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(3)
+    remove()
+    const trigger = await kit.service.fetch(
+      new Request(`${BASE_URL}/v1/events/trigger`, {
+        method: 'POST',
+        headers: { authorization: `ApiKey ${kit.service.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }),
+      }),
+    )
+    expect(trigger.status).toBe(201)
+    await feedReady(4)
+  })
 
   it('absorbs a 5xx burst shorter than its retries without showing an error', async () => {
     const kit = startKit(3)
