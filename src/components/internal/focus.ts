@@ -8,6 +8,8 @@ export function tabbables(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => {
     if (el.tabIndex < 0) return false
     if (el.closest('[hidden], [inert], [aria-hidden="true"]')) return false
+    // Not rendered (display: none, like the close button outside small screens): focus() would do nothing.
+    if (typeof el.checkVisibility === 'function' && !el.checkVisibility()) return false
     return true
   })
 }
