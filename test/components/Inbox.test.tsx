@@ -170,6 +170,19 @@ describe('Inbox', () => {
     for (const article of within(panel).getAllByRole('article')) expect(article.hasAttribute('data-unread')).toBe(true)
   })
 
+  it('keeps focus in the Unread list when r marks the focused item read and it leaves', async () => {
+    const { user } = renderWithInbox(<Inbox markSeenOnOpen={false} />, { fixture: fixture() })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    await user.click(await screen.findByRole('tab', { name: /^Unread/ }))
+    const panel = screen.getByRole('tabpanel')
+    await waitFor(() => expect(within(panel).getAllByRole('article')).toHaveLength(3))
+    within(panel).getAllByRole('article')[0]!.focus()
+    await user.keyboard('r')
+    await waitFor(() => expect(within(panel).getAllByRole('article')).toHaveLength(2))
+    await waitFor(() => expect(document.activeElement).toBe(within(panel).getAllByRole('article')[0]))
+    expect(document.activeElement?.querySelector('h3')?.textContent).toBe('Subject 1')
+  })
+
   it('adds tabs defined by feed filters', async () => {
     const f = buildFixture({
       messages: messages(TEST_SUBSCRIBER_ID, 4, (i) => ({ subject: `S${i}`, payload: { kind: i % 2 ? 'billing' : 'social' } })),

@@ -198,6 +198,18 @@ export function Feed<P extends JsonObject = JsonObject>({
     if (pendingFocus.current !== null && focusRendered(pendingFocus.current)) pendingFocus.current = null
   })
 
+  // When the focused item leaves the list (marked read in an unread list), focus goes to the one now in its place.
+  const focusIndex = useRef(-1)
+  useLayoutEffect(() => {
+    if (focusedId === null || shown.some((i) => i._id === focusedId)) return
+    const doc = listRef.current?.ownerDocument
+    if (!doc || (doc.activeElement && doc.activeElement !== doc.body)) return
+    const next = shown[Math.min(focusIndex.current, shown.length - 1)]
+    if (!next) return
+    setFocusedId(next._id)
+    pendingFocus.current = next._id
+  }, [shown, focusedId])
+
   const moveTo = (index: number) => {
     const target = shown[Math.max(0, Math.min(shown.length - 1, index))]
     if (!target) return
@@ -293,7 +305,9 @@ export function Feed<P extends JsonObject = JsonObject>({
                   aria-posinset={row.pos}
                   aria-setsize={setSize}
                   onFocus={(e) => {
-                    if (e.target === e.currentTarget) setFocusedId(row.item._id)
+                    if (e.target !== e.currentTarget) return
+                    setFocusedId(row.item._id)
+                    focusIndex.current = row.pos - 1
                   }}
                   onClick={onItemClick ? (e) => onItemClick(row.item, e) : undefined}
                   onNavigate={onNavigate as NavigateHandler | undefined}
