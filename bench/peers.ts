@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 
@@ -64,13 +65,16 @@ export const PEERS: Peer[] = [
 ]
 
 /**
- * Installs the peers from their own lock file when they are missing. Install scripts are off: none of
- * the peers needs one to be bundled (`npm install-scripts ls` there lists none).
+ * Installs the peers from their own lock file when they are missing or the lock file changed since.
+ * Install scripts are off: none of the peers needs one to be bundled (`npm install-scripts ls` there lists none).
  */
 export function ensurePeers(): void {
-  if (existsSync(join(PEERS_DIR, 'node_modules', '.package-lock.json'))) return
-  console.error('Installing the peers into bench/peers (once)…')
+  const lock = createHash('sha256').update(readFileSync(join(PEERS_DIR, 'package-lock.json'))).digest('hex')
+  const stamp = join(PEERS_DIR, 'node_modules', '.bench-lock-sha256')
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lock) return
+  console.error('Installing the peers into bench/peers from its lock file…')
   execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', PEERS_DIR], {
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 2, 'inherit'],
   })
+  writeFileSync(stamp, lock)
 }
