@@ -1,7 +1,7 @@
 import type { Page, Request as PwRequest } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoFixture } from '../../server'
-import { bell, bellCount, inboxDialog, openDemo, openInbox, signIn, startDemo, unreadCount } from './demo'
+import { bell, bellCount, inboxDialog, openDemo, openInbox, pageProblems, signIn, startDemo, unreadCount, waitForApp } from './demo'
 import type { DemoRun } from './demo'
 
 let run: DemoRun
@@ -16,8 +16,11 @@ afterAll(async () => {
 
 const SECRET_KEYS = (demoFixture.apiKeys ?? []).map((k) => k.key)
 
+/** Closes a test's page, failing the test if the page logged an error or threw. */
 async function close(page: Page) {
+  const problems = pageProblems(page)
   await page.context().close()
+  expect(problems).toEqual([])
 }
 
 /** Sends `workflow` to the signed-in subscriber from the send panel, `times` times, and waits for the results. */
@@ -148,7 +151,7 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     expect((await saved).status()).toBe(200)
     await expect.poll(() => target.isChecked()).toBe(!before)
     await page.reload()
-    await bell(page).waitFor()
+    await waitForApp(page)
     const again = (await switches()).nth(1)
     expect(await again.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.textContent ?? el.id)).toBe(name)
     await expect.poll(() => again.isChecked()).toBe(!before)
@@ -269,6 +272,7 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     for (const { url, text } of loaded) {
       for (const key of SECRET_KEYS) expect(text.includes(key), `${url} contains an API key`).toBe(false)
     }
+    expect(pageProblems(page)).toEqual([])
     await context.close()
   })
 

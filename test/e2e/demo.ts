@@ -31,10 +31,15 @@ export async function openDemo(
 ): Promise<Page> {
   const context = options.context ?? (await run.browser.newContext({ viewport: { width: 1280, height: 860 } }))
   const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console error: ${message.text()}`)
+  })
+  problems.set(page, errors)
   const params = new URLSearchParams({ subscriber: subscriberId, theme: options.theme ?? 'light', locale: options.locale ?? 'en' })
   await page.goto(`${run.url}/?${params}`)
-  // The first visit after a start may wait for Vite to pre-bundle dependencies.
-  await bell(page).waitFor({ timeout: 60_000 })
+  await waitForApp(page)
   return page
 }
 
@@ -57,6 +62,22 @@ export async function unreadCount(run: DemoRun, subscriberId: string): Promise<n
     { headers: { authorization: `Bearer ${token}` } },
   )
   return ((await response.json()) as { totalCount: number }).totalCount
+}
+
+const problems = new WeakMap<Page, string[]>()
+
+/** Uncaught errors and console errors of a page opened by {@link openDemo}, so far. */
+export function pageProblems(page: Page): string[] {
+  return problems.get(page) ?? []
+}
+
+/** Waits for the bell after a navigation or reload (the first visit may wait for Vite's pre-bundling). */
+export async function waitForApp(page: Page): Promise<void> {
+  try {
+    await bell(page).waitFor({ timeout: 60_000 })
+  } catch (error) {
+    throw new Error(`The demo did not show its bell: ${pageProblems(page).join('; ') || (error as Error).message}`)
+  }
 }
 
 /** The inbox's bell button. */
