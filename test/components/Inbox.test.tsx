@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
+import { useInboxStore } from '../../src/hooks/useInboxStore'
 import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
 
@@ -112,6 +113,34 @@ describe('Inbox', () => {
     await user.click(screen.getByRole('button', { name: /^Notifications/ }))
     expect(await screen.findByRole('dialog')).toBeTruthy()
     expect(changes).toEqual([false, true])
+  })
+
+  it('keeps its open state, view and tab in the provider store, where app code can set them', async () => {
+    function OpenFromApp() {
+      const setOpen = useInboxStore((s) => s.setOpen)
+      const setTab = useInboxStore((s) => s.setTab)
+      return (
+        <button
+          type="button"
+          onClick={() => {
+            setTab('unread')
+            setOpen(true)
+          }}
+        >
+          Show unread
+        </button>
+      )
+    }
+    const { user } = renderWithInbox(
+      <>
+        <OpenFromApp />
+        <Inbox markSeenOnOpen={false} />
+      </>,
+      { fixture: fixture() },
+    )
+    await user.click(screen.getByRole('button', { name: 'Show unread' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByRole('tab', { name: /^Unread/ }).getAttribute('aria-selected')).toBe('true')
   })
 
   it('marks what is in view as seen when it opens', async () => {

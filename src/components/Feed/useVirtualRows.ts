@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { useIsoLayoutEffect } from '../internal/ui'
 
 /** Size of the scroll viewport when the element has no layout yet (server render, jsdom). */
 export interface ViewportRect {
@@ -25,8 +26,6 @@ export interface VirtualRow {
   start: number
   size: number
 }
-
-const useIsoLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect
 
 function firstIndexAfter(starts: Float64Array, count: number, offset: number): number {
   // First row whose end is past `offset` (binary search over cumulative starts).

@@ -16,12 +16,13 @@ import { cx } from '../internal/events'
 import { trapTab } from '../internal/focus'
 import { BackIcon, CheckAllIcon, CloseIcon, SettingsIcon } from '../internal/icons'
 import { ErrorBanner } from '../internal/parts'
-import { UIContext, useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+import { UIContext, useComponentUI, useIsoLayoutEffect, useMessages, visuallyHidden } from '../internal/ui'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
 import { PreferencesPanel } from '../PreferencesPanel/PreferencesPanel'
 import { InboxTabs, tabElementId } from './InboxTabs'
 import type { InboxTab } from './InboxTabs'
-import { useControllableState } from './useControllableState'
+import { useInboxContext } from '../../hooks/useInboxContext'
+import { useInboxStore } from '../../hooks/useInboxStore'
 
 export type { InboxTab } from './InboxTabs'
 
@@ -134,9 +135,25 @@ function InboxView<P extends JsonObject = JsonObject>({
 }: InboxViewProps<P>): ReactElement {
   const { messages: m, locale } = useMessages('Inbox')
   const { root, c, scope } = useComponentUI('Inbox', unstyled)
-  const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
-  const [view, setView] = useState<'feed' | 'preferences'>('feed')
-  const [tab, setTab] = useState('all')
+  // Uncontrolled state lives in the provider's UI store, so that app code can read and set it too.
+  const { store } = useInboxContext('Inbox')
+  const storeOpen = useInboxStore((s) => s.open, 'Inbox')
+  const view = useInboxStore((s) => s.view, 'Inbox')
+  const tab = useInboxStore((s) => s.tab, 'Inbox')
+  const { setView, setTab } = store.getState()
+  useIsoLayoutEffect(() => {
+    if (defaultOpen && openProp === undefined) store.getState().setOpen(true)
+    // Only the first render's defaultOpen counts.
+  }, [])
+  const open = openProp ?? storeOpen
+  const setOpen = useCallback(
+    (next: boolean) => {
+      if (next === open) return
+      if (openProp === undefined) store.getState().setOpen(next)
+      onOpenChange?.(next)
+    },
+    [open, openProp, store, onOpenChange],
+  )
   const bellRef = useRef<HTMLButtonElement>(null)
   const rootRef = useRef<HTMLDivElement>(null)
   const dialogRef = useRef<HTMLDivElement>(null)
@@ -162,7 +179,7 @@ function InboxView<P extends JsonObject = JsonObject>({
       setView('feed')
       if (refocus) bellRef.current?.focus()
     },
-    [setOpen],
+    [setOpen, setView],
   )
 
   // Focus moves into the dialog when it opens.

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore } from 'react'
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react'
 import { useInboxContext } from '../../hooks/useInboxContext'
 import { resolveMessages } from '../../i18n'
 import type { InboxMessages } from '../../i18n'
@@ -101,3 +101,6 @@ function useSystemDark(active: boolean): boolean {
     () => false,
   )
 }
+
+/** `useLayoutEffect` in the browser, `useEffect` on the server (where layout effects warn). */
+export const useIsoLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect
