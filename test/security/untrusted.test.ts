@@ -21,6 +21,11 @@ afterAll(async () => {
   await server?.close()
 })
 
+interface Layout {
+  width: number
+  dir: 'ltr' | 'rtl'
+}
+
 /** Everything the page is watched for while it renders and the reader clicks. */
 interface Watch {
   dialogs: string[]
@@ -30,8 +35,8 @@ interface Watch {
   requests: string[]
 }
 
-async function openPage(): Promise<{ page: Page; watch: Watch }> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 768 } })
+async function openPage(layout: Layout): Promise<{ page: Page; watch: Watch }> {
+  const page = await browser.newPage({ viewport: { width: layout.width, height: 1600 } })
   const watch: Watch = { dialogs: [], pageErrors: [], navigations: [], popups: 0, requests: [] }
   page.on('dialog', (dialog) => {
     watch.dialogs.push(dialog.message())
@@ -41,9 +46,9 @@ async function openPage(): Promise<{ page: Page; watch: Watch }> {
   page.on('framenavigated', (frame) => watch.navigations.push(frame.url()))
   page.on('popup', () => watch.popups++)
   page.on('request', (request) => watch.requests.push(request.url()))
-  await page.goto(url)
+  await page.goto(`${url}/?dir=${layout.dir}`)
   await page.waitForFunction(() => window.__ready !== undefined, undefined, { timeout: 30_000 })
-  await page.waitForSelector('[role="dialog"] [data-inbox-item]', { timeout: 30_000 })
+  await page.waitForSelector('[role="dialog"] [data-inbox-item]', { state: 'attached', timeout: 30_000 })
   // Registered on window after the app, so it runs after the kit's own handlers: it notes where a
   // click would navigate and keeps the page here for http(s) links, so every link can be clicked in one
   // visit. Any other link is left to the browser, so a script URL that got through would run.
@@ -118,9 +123,14 @@ function inspect(): string[] {
   return problems
 }
 
-describe('untrusted notification content in the real <Inbox/>', () => {
+const LAYOUTS: Layout[] = [
+  { width: 1024, dir: 'ltr' },
+  { width: 375, dir: 'rtl' },
+]
+
+describe.each(LAYOUTS)('untrusted notification content in the real <Inbox/>, $width px $dir', (layout) => {
   it(`renders ${INJECTIONS.length} injection strings in every field inert, follows no non-http(s) link, keeps its layout`, async () => {
-    const { page, watch } = await openPage()
+    const { page, watch } = await openPage(layout)
     const ready = await page.evaluate(() => window.__ready!)
     expect(ready.failed).toEqual([])
     const expected = ready.seeded + ready.triggered
@@ -138,7 +148,7 @@ describe('untrusted notification content in the real <Inbox/>', () => {
         return ids
       }, [...visited])
       // A trusted mouse click for a sample of the links (slow), a scripted click, item click and Enter for all.
-      for (const id of fresh.filter((_, i) => (visited.size + i) % 8 === 0)) {
+      for (const id of fresh.filter((_, i) => (visited.size + i) % 10 === 0)) {
         const link = page.locator(`[data-inbox-item][data-id="${id}"] a[data-inbox-cta]`)
         if (await link.count()) {
           await link.click({ timeout: 5_000 })
@@ -181,14 +191,14 @@ describe('untrusted notification content in the real <Inbox/>', () => {
     expect(boundary).toBeNull()
     expect(watch.pageErrors).toEqual([])
     expect([...problems].slice(0, 40)).toEqual([])
-    expect(new Set(watch.navigations)).toEqual(new Set([`${url}/`]))
+    expect(new Set(watch.navigations)).toEqual(new Set([`${url}/?dir=${layout.dir}`]))
     expect(followed.length).toBeGreaterThan(20)
     expect(mouseClicks).toBeGreaterThan(5)
     // An href the browser cannot parse is no link at all (clicking it goes nowhere); any other must be http(s).
     for (const href of followed) expect(URL.canParse(href) ? new URL(href).protocol : 'http:', href).toMatch(/^https?:$/)
     for (const request of watch.requests) expect(request.slice(0, 80)).toMatch(/^(https?:|data:image\/)/i)
     console.info(
-      `untrusted content: ${INJECTIONS.length} injection strings × 2 notifications (seeded and triggered), ${visited.size} items rendered, ${followed.length} links followed (${mouseClicks} by mouse); no script ran, no non-http(s) navigation, layout held`,
+      `untrusted content (${layout.width} px ${layout.dir}): ${INJECTIONS.length} injection strings × 2 notifications (seeded and triggered), ${visited.size} items rendered, ${followed.length} links followed (${mouseClicks} by mouse); no script ran, no non-http(s) navigation, layout held`,
     )
     await page.close()
   }, 180_000)

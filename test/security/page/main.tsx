@@ -91,6 +91,9 @@ async function triggerAll() {
   return { seeded: INJECTIONS.length, triggered: INJECTIONS.length - failed.length, failed }
 }
 
+// `?dir=rtl` lays the page out right to left, as an Arabic or Hebrew app would.
+document.documentElement.dir = new URLSearchParams(location.search).get('dir') === 'rtl' ? 'rtl' : 'ltr'
+
 triggerAll().then((ready) => {
   createRoot(document.getElementById('root')!).render(
     <HostBoundary>
