@@ -99,7 +99,7 @@ describe('Feed', () => {
     await user.tab()
     const first = articles()[0]!
     expect(first.hasAttribute('data-unread')).toBe(true)
-    service.faults.add({ path: /mark-as$/, latency: 200, times: 1 })
+    service.faults.add({ path: /mark-as$/, latency: 1000, times: 1 })
     await user.keyboard('r')
     await waitFor(() => expect(first.hasAttribute('data-unread')).toBe(false))
     expect((await serviceFeed(client, { read: false })).data).toHaveLength(2)

@@ -158,7 +158,7 @@ describe('Inbox', () => {
     await user.click(screen.getByRole('button', { name: /^Notifications/ }))
     const feed = await screen.findByRole('feed')
     expect(feed.querySelectorAll('article[data-unread]')).toHaveLength(3)
-    const release = service.faults.add({ path: /mark-as$/, latency: 300 })
+    const release = service.faults.add({ path: /mark-as$/, latency: 1000 })
     await user.click(screen.getByRole('button', { name: 'Mark all as read' }))
     // Optimistic: the badge and the items change while the request is still in flight.
     await waitFor(() => expect(feed.querySelectorAll('article[data-unread]')).toHaveLength(0))

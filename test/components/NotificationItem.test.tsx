@@ -136,7 +136,7 @@ describe('NotificationItem', () => {
 
   it('marks an item read on click: the item and the badge change before the service answers', async () => {
     const { user, service, client, first } = await bellAndFeed()
-    service.faults.add({ path: /mark-as$/, latency: 250 })
+    service.faults.add({ path: /mark-as$/, latency: 1000 })
     await user.click(within(first!).getByText('Message 0'))
     await waitFor(() => expect(first!.hasAttribute('data-unread')).toBe(false))
     expect(screen.getByRole('button', { name: 'Notifications, 1 unread' })).toBeTruthy()

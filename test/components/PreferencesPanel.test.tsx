@@ -43,9 +43,11 @@ describe('PreferencesPanel', () => {
   it('changes a switch at once and saves it', async () => {
     const { user, service, client } = renderWithInbox(<PreferencesPanel />, { fixture: fixture() })
     await screen.findByRole('region', { name: 'All notifications' })
-    service.faults.add({ method: 'PATCH', latency: 250 })
+    service.faults.add({ method: 'PATCH', latency: 1000 })
     await user.click(workflowSwitch('Comments', 'Email'))
     expect(workflowSwitch('Comments', 'Email').checked).toBe(false)
+    const before = await client.getPreferences(TEST_SUBSCRIBER_ID)
+    expect(before.workflows.find((w) => w.workflow.identifier === 'comments')?.channels.email).toBe(true)
     await waitFor(async () => {
       const prefs = await client.getPreferences(TEST_SUBSCRIBER_ID)
       expect(prefs.workflows.find((w) => w.workflow.identifier === 'comments')?.channels.email).toBe(false)
