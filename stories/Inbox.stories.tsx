@@ -9,9 +9,19 @@ import { StatesGrid } from './support/StatesGrid'
 
 type Args = InboxViewProps & ScopeLook
 
+/** Puts the bell where its popover has room: at the top for `bottom-*`, lower down for `top-*`. */
 function Stage({ theme, locale, ...props }: Args) {
+  const above = props.placement?.startsWith('top')
+  const start = props.placement?.endsWith('start')
   return (
-    <div style={{ display: 'flex', justifyContent: 'flex-end', paddingInlineEnd: 24 }}>
+    <div
+      style={{
+        display: 'flex',
+        justifyContent: start ? 'flex-start' : 'flex-end',
+        paddingInline: 24,
+        paddingBlockStart: above ? 600 : 0,
+      }}
+    >
       <Inbox {...props} />
     </div>
   )
@@ -56,7 +66,7 @@ export const LongFeed: Story = { parameters: service({ fixture: () => longFeedFi
 export const Dark: Story = { args: { theme: 'dark' } }
 
 /** Arabic: right-to-left layout and strings. */
-export const RTL: Story = { args: { locale: 'ar', placement: 'bottom-start' } }
+export const RTL: Story = { args: { locale: 'ar' } }
 
 /** No visual rules at all: only structure, roles and state attributes for an app's own CSS. */
 export const Unstyled: Story = { tags: ['unstyled'], parameters: UNSTYLED_PARAMETERS, args: { unstyled: true } }
