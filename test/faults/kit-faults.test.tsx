@@ -16,7 +16,7 @@ afterEach(cleanup)
 
 /** The body a `body` fault answers with: JSON, but not of any shape the API gives. */
 const WRONG_SHAPE = { wrong: true }
-const TIMEOUT = 100
+const TIMEOUT = 250
 const TOKEN_SECRET = 'kit-faults-secret-of-at-least-32-bytes'
 const APP_ORIGIN = 'http://app.test'
 

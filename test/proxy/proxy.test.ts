@@ -337,12 +337,12 @@ describe('createInboxProxy: when the service fails', () => {
   })
 
   it('answers 502 with an error body when the connection drops, and 504 when the service is too slow', async () => {
-    const { call, service } = startProxy({ timeout: 50 })
+    const { call, service } = startProxy({ timeout: 200 })
     service.faults.add({ path: FEED, drop: true, times: 1 })
     const dropped = await expectError(await call('user-1', FEED), 502)
     expect(dropped.error).toBe('Bad Gateway')
 
-    service.faults.add({ path: FEED, latency: 500, times: 1 })
+    service.faults.add({ path: FEED, latency: 1_000, times: 1 })
     await expectError(await call('user-1', FEED), 504)
 
     expect((await call('user-1', FEED)).status).toBe(200)
