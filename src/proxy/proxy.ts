@@ -152,7 +152,7 @@ export function createInboxProxy<C = unknown>(
   if (!options.apiKey) throw new TypeError('createInboxProxy needs the service API key.')
   const upstream = new URL(options.upstreamUrl)
   const upstreamBase = upstream.origin + upstream.pathname.replace(/\/+$/, '')
-  const basePath = (options.basePath ?? '').replace(/\/+$/, '')
+  const basePath = (options.basePath ?? '').replace(/^\/*/, '/').replace(/\/+$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 65_536
   const timeout = options.timeout ?? 30_000
 

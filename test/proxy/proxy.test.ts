@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createInboxProxy, createSubscriberToken } from '../../src/proxy'
+import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
 import { createInboxClient } from '../../src/client'
 import { ApiError } from '../../src/api/errors'
 import { APP, BASE_PATH, SECRET, digest, startProxy } from './harness'
@@ -143,6 +143,23 @@ describe('createInboxProxy: what it forwards', () => {
     const error = await client.getFeed('user-2').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect((error as ApiError).status).toBe(403)
+  })
+})
+
+describe('createInboxProxy: basePath', () => {
+  it('takes the base path with or without its slashes, and none at all', async () => {
+    const { service, serviceFetch, bearer } = startProxy()
+    const auth = { authorization: await bearer('user-1') }
+    for (const [basePath, prefix] of [['api/inbox', '/api/inbox'], ['/api/inbox/', '/api/inbox'], ['', ''], ['/', '']]) {
+      const proxy = createInboxProxy({
+        upstreamUrl: 'http://inbox.test/',
+        apiKey: service.apiKey,
+        basePath,
+        authenticate: bearerTokenAuth(SECRET),
+        fetch: serviceFetch,
+      })
+      expect((await proxy(new Request(APP + prefix + FEED, { headers: auth }))).status, basePath).toBe(200)
+    }
   })
 })
 
