@@ -5,7 +5,7 @@ import type { JsonObject, Recipient, TriggerBody, TriggerResult } from '../../sr
 import type { Directory } from '../server/backend'
 import { useDemoStrings } from '../strings'
 import type { DemoStrings } from '../strings'
-import { Badge, Panel, errorText } from './Panel'
+import { Badge, Panel, TopicSelect, errorText, useTopicChoice } from './Panel'
 
 type Audience = 'me' | 'several' | 'topic'
 
@@ -19,7 +19,7 @@ interface SentBatch {
 const MAX_BULK = 100
 
 /** Parses the payload editor's text: a JSON object, or the reason it is not one. */
-export function parsePayload(text: string, t: DemoStrings): { payload: JsonObject } | { error: string } {
+function parsePayload(text: string, t: DemoStrings): { payload: JsonObject } | { error: string } {
   if (!text.trim()) return { payload: {} }
   try {
     const value: unknown = JSON.parse(text)
@@ -53,7 +53,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
   const [workflowId, setWorkflowId] = useState('')
   const [audience, setAudience] = useState<Audience>('me')
   const [several, setSeveral] = useState<string[]>([])
-  const [topicKey, setTopicKey] = useState('')
+  const [topicKey, setTopicKey] = useTopicChoice(directory)
   const [payloadText, setPayloadText] = useState('{}')
   const [count, setCount] = useState(1)
   const [batches, setBatches] = useState<SentBatch[]>([])
@@ -68,9 +68,6 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
   useEffect(() => {
     if (workflow) setPayloadText(JSON.stringify(workflow.samplePayload, null, 2))
   }, [workflow])
-  useEffect(() => {
-    if (!topicKey && directory?.topics[0]) setTopicKey(directory.topics[0].key)
-  }, [directory, topicKey])
 
   const parsed = useMemo(() => parsePayload(payloadText, t), [payloadText, t])
   const payloadError = 'error' in parsed ? parsed.error : null
@@ -151,18 +148,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
               ))}
             </div>
           )}
-          {audience === 'topic' && (
-            <label className="demo-field">
-              <span>{t.topic}</span>
-              <select value={topicKey} onChange={(e) => setTopicKey(e.target.value)}>
-                {directory?.topics.map((t) => (
-                  <option key={t.key} value={t.key}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          {audience === 'topic' && <TopicSelect directory={directory} value={topicKey} onChange={setTopicKey} />}
         </fieldset>
 
         <label className="demo-field">

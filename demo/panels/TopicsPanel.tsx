@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react'
 import { TopicSubscriptions, useTopicSubscriptions } from '../../src'
 import { AdminScope } from '../AdminScope'
 import type { Directory } from '../server/backend'
 import { useDemoStrings } from '../strings'
-import { Panel, errorText } from './Panel'
+import { Panel, TopicSelect, errorText, useTopicChoice } from './Panel'
 
 const PAGE_SIZE = 3
 
@@ -64,10 +63,7 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
 /** Topic subscriptions: the subscriber's own (the kit's component, through the proxy), and a topic's members. */
 export function TopicsPanel({ directory }: { directory: Directory | null }) {
   const t = useDemoStrings()
-  const [topicKey, setTopicKey] = useState('')
-  useEffect(() => {
-    if (!topicKey && directory?.topics[0]) setTopicKey(directory.topics[0].key)
-  }, [directory, topicKey])
+  const [topicKey, setTopicKey] = useTopicChoice(directory)
   return (
     <Panel id="topics" title={t.topicsTitle} description={t.topicsDescription}>
       <div className="demo-group">
@@ -75,16 +71,7 @@ export function TopicsPanel({ directory }: { directory: Directory | null }) {
       </div>
       <div className="demo-group">
         <h3>{t.members}</h3>
-        <label className="demo-field">
-          <span>{t.topic}</span>
-          <select value={topicKey} onChange={(e) => setTopicKey(e.target.value)}>
-            {directory?.topics.map((t) => (
-              <option key={t.key} value={t.key}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TopicSelect directory={directory} value={topicKey} onChange={setTopicKey} />
         {topicKey && (
           <AdminScope>
             <TopicMembers key={topicKey} topicKey={topicKey} />
