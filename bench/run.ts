@@ -189,7 +189,7 @@ async function main(): Promise<void> {
   }
 
   results.notes.push(
-    'Peers cannot reach their clouds from this machine: for them only the bundle and the first render of the bell are measured.',
+    'Peers cannot reach their clouds from this machine: for them only the bundles, the first render of the bell and the click that opens the popover are measured.',
     `Mount times run from a mark placed before the app script loads to the state named, median of ${MOUNT_RUNS} fresh loads, the kits taking turns.`,
   )
   results.machine.loadAverage.end = round(loadavg()[0]!)
