@@ -4,5 +4,4 @@ import { defineConfig } from 'vite'
 // Storybook's Vite config: stories run the reference service in the browser, so nothing else is needed.
 export default defineConfig({
   plugins: [react()],
-  build: { chunkSizeWarningLimit: 4096 },
 })

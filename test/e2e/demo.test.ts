@@ -256,6 +256,9 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await page.locator('#integrations').getByText('Primary').first().waitFor()
     await page.locator('.demo-switcher select').selectOption('u-mara')
     await expect.poll(() => page.url()).toContain('subscriber=u-mara')
+    // Signed in as someone else: the inbox now shows that subscriber's count.
+    const maras = await unreadCount(run, 'u-mara')
+    await expect.poll(() => bellCount(page)).toBe(maras)
     await page.waitForLoadState('networkidle')
 
     expect(requests.length).toBeGreaterThan(10)
