@@ -254,10 +254,17 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape')
     await sendFromPanel(page, mention('Key Check'))
     await page.locator('#integrations').getByText('Primary').first().waitFor()
+    const triggered = await fetch(`${run.url}/demo-admin/v1/events/trigger`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'comment-mention', to: 'u-mara', payload: mention('Switch Check') }),
+    })
+    expect(triggered.status).toBe(201)
     await page.locator('.demo-switcher select').selectOption('u-mara')
     await expect.poll(() => page.url()).toContain('subscriber=u-mara')
     // Signed in as someone else: the inbox now shows that subscriber's count.
     const maras = await unreadCount(run, 'u-mara')
+    expect(maras).toBeGreaterThan(0)
     await expect.poll(() => bellCount(page)).toBe(maras)
     await page.waitForLoadState('networkidle')
 
