@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { useActiveIntegrations, useSetPrimaryIntegration } from '../../src'
 import type { Channel, Integration } from '../../src'
 import { useDemoStrings } from '../strings'
@@ -20,6 +20,7 @@ function groupIntegrations(list: Integration[]): [Channel, [string, Integration[
 /** The active integrations by channel and environment; email and SMS ones can be made primary. */
 export function IntegrationsPanel({ environments = {} }: { environments?: Record<string, string> }) {
   const t = useDemoStrings()
+  const ids = useId()
   const { data, isLoading, error } = useActiveIntegrations()
   const { setPrimary, isPending } = useSetPrimaryIntegration()
   const [busyId, setBusyId] = useState<string | null>(null)
@@ -58,14 +59,16 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
               const envName = environments[environmentId] ?? environmentId
               return (
               <div key={environmentId} className="demo-subgroup">
-                <h4>{envName}</h4>
+                <h4 id={`${ids}-${environmentId}`}>{envName}</h4>
                 <ul className="demo-list">
                   {list.map((integration) => {
                     const id = integration._id ?? integration.identifier
                     return (
                       <li key={id} className="demo-list-row">
                         <div className="demo-list-main">
-                          <span className="demo-list-title">{integration.name}</span>
+                          <span className="demo-list-title" id={`${ids}-${id}-name`}>
+                            {integration.name}
+                          </span>
                           <span className="demo-muted">{integration.providerId}</span>
                         </div>
                         {integration.primary ? (
@@ -75,7 +78,9 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
                             type="button"
                             className="demo-button demo-button-small"
                             disabled={isPending}
-                            aria-label={t.makePrimaryLabel(integration.name, envName)}
+                            id={`${ids}-${id}-make`}
+                            // "Make primary Backup email Development": the visible text first, then what it acts on.
+                            aria-labelledby={`${ids}-${id}-make ${ids}-${id}-name ${ids}-${environmentId}`}
                             onClick={() => makePrimary(integration._id!)}
                           >
                             {busyId === integration._id ? t.saving : t.makePrimary}

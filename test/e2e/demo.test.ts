@@ -1,6 +1,7 @@
 import type { Page, Request as PwRequest } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoFixture } from '../../server'
+import { axeViolations } from './axe'
 import { bell, bellCount, inboxDialog, openDemo, openInbox, pageProblems, signIn, startDemo, unreadCount, waitForApp } from './demo'
 import type { DemoRun } from './demo'
 
@@ -161,12 +162,12 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
   it('sets a primary integration', async () => {
     const page = await openDemo(run, 'demo-user')
     const panel = page.locator('#integrations')
-    const makeBackup = panel.getByRole('button', { name: 'Make Backup email primary in Development' })
+    const makeBackup = panel.getByRole('button', { name: 'Make primary Backup email Development' })
     await makeBackup.click()
-    await panel.getByRole('button', { name: 'Make SMTP relay primary in Development' }).waitFor()
+    await panel.getByRole('button', { name: 'Make primary SMTP relay Development' }).waitFor()
     await expect.poll(() => makeBackup.count()).toBe(0)
     // The other environment keeps its own primary.
-    expect(await panel.getByRole('button', { name: 'Make Backup email primary in Production' }).count()).toBe(1)
+    expect(await panel.getByRole('button', { name: 'Make primary Backup email Production' }).count()).toBe(1)
     await close(page)
   })
 
@@ -233,6 +234,19 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await expect.poll(() => dialog.count()).toBe(0)
     expect(await isBellFocused()).toBe(true)
     await close(page)
+  })
+
+  it('has no axe violations with the inbox open, light and dark, left-to-right and right-to-left', async () => {
+    const found: string[] = []
+    for (const [theme, locale] of [['light', 'en'], ['dark', 'en'], ['light', 'ar'], ['dark', 'ar']] as const) {
+      const page = await openDemo(run, 'demo-user', { theme, locale })
+      const dialog = await openInbox(page)
+      await dialog.locator('article').first().waitFor()
+      await page.locator('#integrations li').first().waitFor()
+      for (const v of await axeViolations(page)) found.push(`${theme}/${locale} ${v.id}: ${v.help} — ${v.targets.slice(0, 3).join(', ')}`)
+      await close(page)
+    }
+    expect(found).toEqual([])
   })
 
   it('the page never holds the API key: no request carries it and no response the page loads contains it', async () => {
