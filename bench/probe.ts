@@ -20,6 +20,9 @@ function install(conditions: Record<string, string>): void {
     const start = performance.getEntriesByName('script-start')[0]
     return performance.now() - (start ? start.startTime : 0)
   }
+  // Watching costs the page work, so it runs only while a condition is pending (not during the long-feed scroll).
+  const observer = new MutationObserver(() => check())
+  let active = false
   const check = () => {
     for (const [name, condition] of pending) {
       let ok = false
@@ -33,17 +36,28 @@ function install(conditions: Record<string, string>): void {
         pending.delete(name)
       }
     }
+    if (pending.size === 0 && active) {
+      observer.disconnect()
+      active = false
+    }
+  }
+  const frame = () => {
+    if (!active) return
+    check()
+    requestAnimationFrame(frame)
+  }
+  const start = () => {
+    if (active || pending.size === 0) return
+    active = true
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+    requestAnimationFrame(frame)
   }
   const watch = (next: Record<string, string>) => {
     for (const [name, body] of Object.entries(next)) pending.set(name, new Function(body) as () => unknown)
     check()
+    start()
   }
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
-  const frame = () => {
-    check()
-    requestAnimationFrame(frame)
-  }
-  requestAnimationFrame(frame)
+  start()
   const bench = { seen, watch, since, clickAt: NaN }
   // Capture phase on window: the earliest a page script can see the click.
   addEventListener('click', () => (bench.clickAt = since()), { capture: true })
