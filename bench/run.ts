@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: bundle cost, mount, long feed, optimistic latency and requests for inbox-kit and the
  * peers, plus the reference service's own figures. Prints a table, writes bench/results/latest.json.
- * Flags: `--only size,browser,service` runs a subset; `--readme` rewrites the README's benchmark table.
+ * Flags: `--only=size,browser,service` runs a subset; `--runs=N` page loads per mount figure (default 9);
+ * `--readme` rewrites the README's benchmark table.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -63,6 +64,7 @@ export interface BenchResults {
 
 const args = process.argv.slice(2)
 const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'size,browser,service').split(','))
+const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? MOUNT_RUNS)
 
 const attempt = async <T>(what: string, run: () => Promise<T>): Promise<Outcome<T>> => {
   const started = Date.now()
@@ -162,8 +164,8 @@ async function main(): Promise<void> {
           })
         }
       }
-      const loads = await attempt(`mount, ${MOUNT_RUNS} loads each, taking turns`, () =>
-        interleavedLoads(browser, targets),
+      const loads = await attempt(`mount, ${runs} loads each, taking turns`, () =>
+        interleavedLoads(browser, targets, runs),
       )
       const loaded = (id: string) => ('error' in loads ? loads : loads[id]!)
       if (!('error' in own)) {
@@ -190,7 +192,7 @@ async function main(): Promise<void> {
 
   results.notes.push(
     'Peers cannot reach their clouds from this machine: for them only the bundles, the first render of the bell and the click that opens the popover are measured.',
-    `Mount times run from a mark placed before the app script loads to the state named, median of ${MOUNT_RUNS} fresh loads, the kits taking turns.`,
+    `Mount times run from a mark placed before the app script loads to the state named, median of ${runs} fresh loads, the kits taking turns.`,
   )
   results.machine.loadAverage.end = round(loadavg()[0]!)
   mkdirSync(here('./results'), { recursive: true })
