@@ -51,7 +51,6 @@ export function App() {
       queryClient={queryClient}
       theme={theme}
       locale={locale}
-      pollInterval={15_000}
     >
       <Shell
         settings={settings}
