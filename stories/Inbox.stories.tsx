@@ -29,7 +29,8 @@ function Stage({ theme, locale, ...props }: Args) {
 
 const meta = {
   title: 'Inbox/Inbox',
-  component: Stage,
+  component: Inbox,
+  render: (args) => <Stage {...args} />,
   decorators: [withService],
   parameters: { layout: 'fullscreen', inbox: { minHeight: 680 } satisfies InboxStoryParameters },
   args: { defaultOpen: true, placement: 'bottom-end', countKind: 'unseen', theme: 'light', locale: 'en' },

@@ -42,11 +42,13 @@ afterAll(async () => {
 })
 
 describe('every story renders clean in Chromium', () => {
-  it('has stories for every component', () => {
-    const titles = new Set(stories.map((s) => s.title))
+  it('has every scenario of the inbox and a States story for every component', () => {
+    const names = (title: string) => stories.filter((s) => s.title === title).map((s) => s.name)
     for (const name of ['Inbox', 'Bell', 'Feed', 'NotificationItem', 'PreferencesPanel', 'TopicSubscriptions']) {
-      expect(titles, name).toContain(`Inbox/${name}`)
+      expect(names(`Inbox/${name}`), name).toContain('States')
     }
+    const scenarios = ['Default', 'Unread', 'Empty', 'Loading', 'Error', 'Long Feed', 'Dark', 'RTL', 'Unstyled']
+    expect(names('Inbox/Inbox')).toEqual(expect.arrayContaining([...scenarios, 'Custom Render', 'Headless']))
   })
 
   it('renders every story without an error or an axe violation', async () => {
