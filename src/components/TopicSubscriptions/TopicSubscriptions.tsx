@@ -5,7 +5,7 @@ import { useSubscriberSubscriptions } from '../../hooks/useSubscriberSubscriptio
 import { cx } from '../internal/events'
 import { BackIcon, ForwardIcon } from '../internal/icons'
 import { Skeleton, StateMessage } from '../internal/parts'
-import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+import { useComponentUI, useMessages } from '../internal/ui'
 
 /** Props of {@link TopicSubscriptions}; the rest lands on its root `<section>`. */
 export interface TopicSubscriptionsProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
