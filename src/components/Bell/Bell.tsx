@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useRef } from 'react'
 import type { ButtonHTMLAttributes, ReactElement, ReactNode } from 'react'
 import { formatCount } from '../../core/format'
 import { useCounts } from '../../hooks/useCounts'
-import { plural } from '../../i18n'
+import { format, plural } from '../../i18n'
 import { cx } from '../internal/events'
 import { BellIcon } from '../internal/icons'
 import { useMessages, useComponentUI } from '../internal/ui'
@@ -89,7 +89,7 @@ function useDocumentTitleCount(count: number, label: string, template: string): 
   useEffect(() => {
     if (typeof document === 'undefined') return
     if (base.current === null) base.current = document.title
-    document.title = count > 0 ? template.replace('{count}', label).replace('{title}', base.current) : base.current
+    document.title = count > 0 ? format(template, { count: label, title: base.current }) : base.current
   }, [count, label, template])
   useEffect(
     () => () => {
