@@ -16,8 +16,36 @@ export interface InboxProxyOptions<C = unknown> {
   basePath?: string
   /** Milliseconds to wait for the service before answering 504. @default 30000 */
   timeout?: number
+  /**
+   * Requests each subscriber may make per window (→ 429 with `Retry-After`), so that one signed-in user
+   * cannot spend the rate limit of the API key every subscriber shares. Counted per process; `false` turns
+   * it off. @default { limit: 600, windowMs: 60000 }
+   */
+  rateLimit?: { limit: number; windowMs: number } | false
   /** @default globalThis.fetch */
   fetch?: typeof fetch
+}
+
+/** A token bucket per subscriber: `limit` requests at once, refilled evenly over `windowMs`. */
+function subscriberLimiter({ limit, windowMs }: { limit: number; windowMs: number }) {
+  const buckets = new Map<string, { tokens: number; at: number }>()
+  const rate = limit / windowMs
+  return (subscriberId: string): number => {
+    const now = Date.now()
+    if (buckets.size > 10_000) {
+      // Full buckets carry no information; dropping them keeps the map to the recently active.
+      for (const [id, b] of buckets) if (b.tokens + (now - b.at) * rate >= limit) buckets.delete(id)
+    }
+    const bucket = buckets.get(subscriberId) ?? { tokens: limit, at: now }
+    bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * rate)
+    bucket.at = now
+    buckets.set(subscriberId, bucket)
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1
+      return 0
+    }
+    return Math.ceil((1 - bucket.tokens) / rate)
+  }
 }
 
 interface Route {
@@ -62,17 +90,18 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   504: 'Gateway Timeout',
 }
 
 /** An answer in the service's error shape, so the browser's client reads proxy errors like the service's. */
-function errorResponse(status: number, path: string, message: string): Response {
+function errorResponse(status: number, path: string, message: string, headers: Record<string, string> = {}): Response {
   const body = { statusCode: status, timestamp: new Date().toISOString(), path, message, error: REASONS[status] }
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   })
 }
 
@@ -134,7 +163,8 @@ function match(method: string, apiPath: string, subscriberId: string): Match {
  * It forwards only the subscriber-facing operations (feed, mark-as, preferences read and update, the
  * subscriber's own subscriptions), only for the id `authenticate` returns, and adds
  * `Authorization: ApiKey …` itself. No user → 401; another subscriber or any other operation → 403;
- * a body over `maxBodyBytes` → 413; the service unreachable → 502; its own errors pass through as they are.
+ * a body over `maxBodyBytes` → 413; more than `rateLimit` requests of one subscriber → 429; the service
+ * unreachable → 502; its own errors pass through as they are.
  * Writes must be JSON (else 415) and not cross-site (`Sec-Fetch-Site`, else 403), so that a session
  * cookie cannot be ridden by another site's form.
  *
@@ -155,6 +185,7 @@ export function createInboxProxy<C = unknown>(
   const basePath = (options.basePath ?? '').replace(/^\/*/, '/').replace(/\/+$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 65_536
   const timeout = options.timeout ?? 30_000
+  const limited = options.rateLimit === false ? () => 0 : subscriberLimiter(options.rateLimit ?? { limit: 600, windowMs: 60_000 })
 
   return async function inboxProxy(request: Request, context?: C): Promise<Response> {
     const url = new URL(request.url)
@@ -174,6 +205,10 @@ export function createInboxProxy<C = unknown>(
     const found = apiPath === null ? ({ kind: 'forbidden' } as const) : match(request.method, apiPath, subscriberId)
     if (found.kind === 'forbidden') return errorResponse(403, path, 'This operation is not allowed here.')
     const { route } = found
+    const wait = limited(subscriberId)
+    if (wait > 0) {
+      return errorResponse(429, path, 'Too many requests; try again shortly.', { 'retry-after': String(Math.ceil(wait / 1000)) })
+    }
 
     let body: Uint8Array | null = null
     if (route.body) {

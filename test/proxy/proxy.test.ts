@@ -146,6 +146,31 @@ describe('createInboxProxy: what it forwards', () => {
   })
 })
 
+describe('createInboxProxy: rate limit', () => {
+  it('answers 429 with Retry-After once a subscriber has spent their requests, and only them', async () => {
+    const { call, forwarded } = startProxy({ rateLimit: { limit: 3, windowMs: 60_000 } })
+    for (let i = 0; i < 3; i++) expect((await call('user-1', FEED)).status).toBe(200)
+    const limited = await call('user-1', FEED)
+    await expectError(limited, 429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(19)
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(20)
+    expect(forwarded).toHaveLength(3)
+    expect((await call('user-2', '/v1/subscribers/user-2/notifications/feed')).status).toBe(200)
+    // Refused requests never reach the service, so they cost nothing.
+    expect((await call('user-2', FEED)).status).toBe(403)
+    expect((await call(null, FEED)).status).toBe(401)
+  })
+
+  it('is on by default, at 600 requests a minute', async () => {
+    const { call } = startProxy({ rateLimit: undefined })
+    const statuses: number[] = []
+    // Refilled at 10 a second, so a few more than 600 pass while these run.
+    while (statuses.length < 2_000 && !statuses.includes(429)) statuses.push((await call('user-1', `${FEED}?limit=1`)).status)
+    expect(statuses.slice(0, 600).every((s) => s === 200)).toBe(true)
+    expect(statuses).toContain(429)
+  })
+})
+
 describe('createInboxProxy: basePath', () => {
   it('takes the base path with or without its slashes, and none at all', async () => {
     const { service, serviceFetch, bearer } = startProxy()
