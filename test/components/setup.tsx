@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query'
+import type { QueryClient } from '@tanstack/react-query'
 import { cleanup, configure, render } from '@testing-library/react'
 import type { RenderResult } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -6,14 +6,15 @@ import axe from 'axe-core'
 import type { ReactElement } from 'react'
 import { afterEach, expect } from 'vitest'
 import type { FaultRule, ServiceOptions } from '../../server'
-import { createInboxClient } from '../../src/api/client'
 import type { InboxClient } from '../../src/api/types'
 import { InboxProvider } from '../../src/provider/InboxProvider'
 import type { InboxProviderProps } from '../../src/provider/InboxProvider'
-import { buildFixture, TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import { TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import type { Fixture } from '../support/fixtures'
-import { startService } from '../support/service'
 import type { StartedService } from '../support/service'
+import { setupService } from './setup-service'
+
+export { setupService }
 
 // The first render of a file also pays for loading the service and the components.
 configure({ asyncUtilTimeout: 5000 })
@@ -25,19 +26,6 @@ afterEach(() => {
   cleanup()
   document.title = ''
 })
-
-/** A fresh service, client (no retries) and QueryClient for one test. */
-export function setupService(fixture: Fixture = buildFixture(), options: Omit<ServiceOptions, 'fixture'> = {}) {
-  const started = startService({ fixture, ...options })
-  const client = createInboxClient({
-    baseUrl: started.baseUrl,
-    apiKey: started.service.apiKey,
-    fetch: started.fetch,
-    retry: false,
-  })
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-  return { ...started, client, queryClient }
-}
 
 export interface Rendered extends RenderResult, StartedService {
   client: InboxClient
