@@ -1,5 +1,5 @@
 /**
- * Screenshots of the inbox in a real browser: light, dark, right-to-left, preferences.
+ * Screenshots of the inbox in a real browser: light, dark, right-to-left, preferences, a phone.
  * Run: npx tsx test/components/shots/shoot.ts [outDir]   (default docs/)
  */
 import { mkdirSync } from 'node:fs'
@@ -18,6 +18,7 @@ const scenes = [
   { name: 'inbox-rtl', query: 'theme=light&locale=ar' },
   { name: 'inbox-preferences', query: 'theme=light&locale=en', prefs: true },
   { name: 'inbox-dark-preferences', query: 'theme=dark&locale=en', prefs: true },
+  { name: 'inbox-mobile-dark', query: 'theme=dark&locale=en', mobile: true },
 ]
 
 const { server, url } = await startVite({ root: here, plugins: [react()], configFile: false })
@@ -26,6 +27,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 760, height: 720 }, deviceScaleFactor: 2 })
   page.on('pageerror', (e) => console.error('page error:', e.message))
   for (const scene of scenes) {
+    await page.setViewportSize(scene.mobile ? { width: 390, height: 760 } : { width: 760, height: 720 })
     await page.goto(`${url}/?${scene.query}`)
     await page.waitForSelector('[role="feed"]', { timeout: 15_000 })
     if (scene.prefs) {
