@@ -13,6 +13,19 @@ export interface BundleCost {
   css: Size
   /** Chunks loaded only through a dynamic `import()`; not counted in `min`/`gzip`. */
   lazy: Size
+  /**
+   * What the initial JS is made of: bytes per npm package or per `src/<area>`, after tree-shaking and
+   * before minification (so shares, not exact minified sizes). Largest first.
+   */
+  breakdown: Record<string, number>
+}
+
+/** The package (or `src/<area>`) a module id belongs to. */
+function ownerOf(id: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)
+  if (pkg) return pkg[1]!
+  const area = /\/(src\/[^/]+)/.exec(id)
+  return area ? area[1]! : 'app'
 }
 
 /** Minified and gzip bytes. */
@@ -70,7 +83,12 @@ export async function measureBundle(entry: string): Promise<BundleCost> {
   }
   for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName)
 
-  const cost: BundleCost = { min: 0, gzip: 0, js: size(), css: size(), lazy: size() }
+  const cost: BundleCost = { min: 0, gzip: 0, js: size(), css: size(), lazy: size(), breakdown: {} }
+  const owners: Record<string, number> = {}
+  for (const name of initial)
+    for (const [id, info] of Object.entries(chunks.get(name)!.modules))
+      owners[ownerOf(id)] = (owners[ownerOf(id)] ?? 0) + info.renderedLength
+  cost.breakdown = Object.fromEntries(Object.entries(owners).sort((a, b) => b[1] - a[1]))
   for (const file of files) {
     const text = file.type === 'chunk' ? file.code : file.source
     const part =

@@ -3,7 +3,14 @@ import { stats } from '../../bench/probe'
 import type { BenchResults } from '../../bench/run'
 import { renderReadme, renderTable } from '../../bench/table'
 
-const cost = (gzip: number) => ({ min: gzip * 4, gzip, js: { min: gzip * 4, gzip }, css: { min: 0, gzip: 0 }, lazy: { min: 0, gzip: 0 } })
+const cost = (gzip: number) => ({
+  min: gzip * 4,
+  gzip,
+  js: { min: gzip * 4, gzip },
+  css: { min: 0, gzip: 0 },
+  lazy: { min: 0, gzip: 0 },
+  breakdown: {},
+})
 
 function results(gzip: number): BenchResults {
   return {
