@@ -46,6 +46,8 @@ export interface KitResult {
 export interface BenchResults {
   date: string
   command: string
+  /** The parts this run measured; the others were carried over from the previous results. */
+  measured: string[]
   machine: {
     cpus: number
     cpuModel: string
@@ -105,6 +107,7 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     date: new Date().toISOString(),
     command: 'npm run bench',
+    measured: [...only],
     machine: {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
@@ -136,9 +139,10 @@ async function main(): Promise<void> {
       const hooks = peer.hooksEntry
       if (hooks) result.hooksBundle = await attempt(`${peer.name} headless`, () => measureBundle(hooks))
     }
-  } else if (previous) for (const [id, k] of Object.entries(previous.kits)) Object.assign(results.kits[id]!, { bundle: k.bundle, hooksBundle: k.hooksBundle })
+  } else carryOver(previous, results, ['bundle', 'hooksBundle'])
 
-  if (only.has('browser')) {
+  if (!only.has('browser')) carryOver(previous, results, ['mount', 'longFeed', 'optimistic', 'requests'])
+  else {
     console.error('Browser (Chromium, production builds on loopback)')
     const browser = await launchBrowser()
     const servers: PageServer[] = []
@@ -188,7 +192,7 @@ async function main(): Promise<void> {
   if (only.has('service')) {
     console.error('Reference service')
     results.service = await attempt('bench/service.ts', async () => runServiceBench())
-  }
+  } else if (previous) results.service = previous.service
 
   results.notes.push(
     'Peers cannot reach their clouds from this machine: for them only the bundles, the first render of the bell and the click that opens the popover are measured.',
@@ -204,6 +208,16 @@ async function main(): Promise<void> {
     const readme = `${ROOT}/README.md`
     writeFileSync(readme, renderReadme(readFileSync(readme, 'utf8'), results))
     console.log('README.md benchmark section updated')
+  }
+}
+
+/** A partial run (`--only`) keeps the figures it did not measure from the previous results. */
+function carryOver(previous: BenchResults | undefined, results: BenchResults, keys: (keyof KitResult)[]): void {
+  if (!previous) return
+  for (const [id, kit] of Object.entries(previous.kits)) {
+    const into = results.kits[id]
+    if (!into) continue
+    for (const key of keys) if (kit[key] !== undefined) Object.assign(into, { [key]: kit[key] })
   }
 }
 

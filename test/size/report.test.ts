@@ -16,6 +16,7 @@ function results(gzip: number): BenchResults {
   return {
     date: '2026-11-22T05:00:00.000Z',
     command: 'npm run bench',
+    measured: ['size', 'browser', 'service'],
     machine: { cpus: 2, cpuModel: 'AMD EPYC', memoryGiB: 24, os: 'linux x64', node: 'v20', chromium: 'Chromium', loadAverage: { start: 1, end: 2 } },
     bundler: 'vite',
     kits: {
