@@ -17,7 +17,7 @@ import { ensurePeers, PEERS, PEERS_DIR } from './peers'
 import { renderReadme, renderTable } from './table'
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
-const ROOT = here('..')
+const ROOT = here('..').replace(/\/$/, '')
 
 /** Either the figure or why there is none. */
 export type Outcome<T> = T | { error: string }
