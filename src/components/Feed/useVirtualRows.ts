@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { useIsoLayoutEffect } from '../internal/ui'
 
 /** Size of the scroll viewport when the element has no layout yet (server render, jsdom). */
@@ -123,7 +124,8 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
         pending.current = true
         queueMicrotask(() => {
           pending.current = false
-          bump()
+          // Before the browser paints, so that rows never show at their estimated places.
+          flushSync(bump)
         })
       }
     },
