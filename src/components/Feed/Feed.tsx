@@ -334,7 +334,7 @@ export function Feed<P extends JsonObject = JsonObject>({
           {plural(m.newNotifications, hiddenCount, locale)}
         </button>
       )}
-      <div ref={virtual.scrollRef} className={c('inbox-feed__scroller')} style={{ overflowY: 'auto', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
+      <div ref={virtual.scrollRef} className={c('inbox-feed__scroller')} style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
         {content}
         {feed.isFetchingNextPage && (
           <div className={c('inbox-feed__more')} role="status">

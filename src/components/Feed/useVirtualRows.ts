@@ -104,6 +104,7 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
   }
 
   const pending = useRef(false)
+  const shift = useRef(0)
   const keysRef = useRef(keys)
   keysRef.current = keys
   const measure = useCallback(
@@ -116,16 +117,18 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
       const old = sizes.current.get(key) ?? estimateRef.current(index)
       if (old === h) return
       sizes.current.set(key, h)
-      const scroller = element
-      if (scroller && (startsRef.current[index] ?? 0) < scroller.scrollTop) {
-        scroller.scrollTop += h - old
-      }
+      if (element && (startsRef.current[index] ?? 0) < element.scrollTop) shift.current += h - old
       if (!pending.current) {
         pending.current = true
         queueMicrotask(() => {
           pending.current = false
           // Before the browser paints, so that rows never show at their estimated places.
           flushSync(bump)
+          // Shift only once the spacer has its new height: earlier, the browser would clamp the shift.
+          // (The scroller has overflow-anchor: none, so the browser's own anchoring adds nothing to it.)
+          const by = shift.current
+          shift.current = 0
+          if (by !== 0 && element) element.scrollTop += by
         })
       }
     },
