@@ -55,8 +55,13 @@ export async function checkStory(page: Page, story: IndexEntry): Promise<string[
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`)
   }
   const onPageError = (error: Error) => problems.push(`page error: ${error.message}`)
+  // A console error about a failed load does not say which; this does.
+  const onResponse = (response: { status(): number; url(): string }) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} for ${response.url()}`)
+  }
   page.on('console', onConsole)
   page.on('pageerror', onPageError)
+  page.on('response', onResponse)
   try {
     const outcome = await showStory(page, story.id)
     if (!outcome.ok) {
@@ -76,6 +81,7 @@ export async function checkStory(page: Page, story: IndexEntry): Promise<string[
   } finally {
     page.off('console', onConsole)
     page.off('pageerror', onPageError)
+    page.off('response', onResponse)
   }
   return problems.map((p) => `${story.id}: ${p}`)
 }

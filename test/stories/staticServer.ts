@@ -20,6 +20,12 @@ const TYPES: Record<string, string> = {
 export async function serveStatic(root: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+    // Chromium asks for a favicon on its own, at a moment no story controls; its 404 would be logged
+    // as a console error against whichever story is being checked.
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end()
+      return
+    }
     let file = normalize(join(root, path))
     if (file !== root && !file.startsWith(root + sep)) {
       res.writeHead(403).end()
