@@ -1,4 +1,5 @@
 import type { ErrorBody } from '../src/api/types'
+import { BodyTooLarge, readBody } from '../src/proxy/body'
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -73,8 +74,10 @@ export async function readJson(request: Request, limit: number): Promise<unknown
   const declared = Number(request.headers.get('content-length') ?? NaN)
   if (declared > limit) throw new HttpError(413, `Request body larger than ${limit} bytes`)
   const type = request.headers.get('content-type')
-  const bytes = await readLimited(request, limit)
-  if (bytes.length === 0) return undefined
+  const bytes = await readBody(request, limit).catch((error: unknown) => {
+    throw error instanceof BodyTooLarge ? new HttpError(413, `Request body larger than ${limit} bytes`) : error
+  })
+  if (bytes === null || bytes.length === 0) return undefined
   if (type !== null && !/[/+]json\b/i.test(type))
     throw new HttpError(415, `Content-Type ${type.split(';')[0]} is not supported: send application/json`)
   let text: string
@@ -90,26 +93,3 @@ export async function readJson(request: Request, limit: number): Promise<unknown
   }
 }
 
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array(0)
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined)
-      throw new HttpError(413, `Request body larger than ${limit} bytes`)
-    }
-    chunks.push(value)
-  }
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return out
-}

@@ -1,3 +1,5 @@
+import { BodyTooLarge, readBody } from './body'
+
 /** Options of {@link createInboxProxy}; `C` is what the host passes beside the request (see `toNodeHandler`). */
 export interface InboxProxyOptions<C = unknown> {
   /** The service's base address, e.g. `https://api.example.com`. */
@@ -103,29 +105,6 @@ function errorResponse(status: number, path: string, message: string, headers: R
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   })
-}
-
-class BodyTooLarge extends Error {}
-
-/** Reads the body, giving up as soon as it passes `limit` bytes, whatever Content-Length claimed. */
-async function readBody(request: Request, limit: number): Promise<Uint8Array | null> {
-  if (!request.body) return null
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      throw new BodyTooLarge()
-    }
-    chunks.push(value)
-  }
-  const body = new Uint8Array(size)
-  chunks.reduce((offset, chunk) => (body.set(chunk, offset), offset + chunk.byteLength), 0)
-  return body
 }
 
 /** One path segment decoded once; null when it is not valid percent-encoding. */
