@@ -1,23 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 
-// Vitest 5's reporter calls Map.groupBy, which Node 20 lacks; without it a failing run can't print its summary.
-if (!('groupBy' in Map)) {
-  Object.defineProperty(Map, 'groupBy', {
-    value<K, T>(items: Iterable<T>, key: (item: T, index: number) => K): Map<K, T[]> {
-      const groups = new Map<K, T[]>()
-      let index = 0
-      for (const item of items) {
-        const k = key(item, index++)
-        const group = groups.get(k)
-        if (group) group.push(item)
-        else groups.set(k, [item])
-      }
-      return groups
-    },
-  })
-}
-
 // `vite build` builds the library; the demo has its own config in demo/.
 export default defineConfig({
   plugins: [react()],
