@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import { Inbox, InboxProvider } from '../src'
+import { Inbox, InboxProvider, type InboxMessages } from '../src'
 import type { Directory } from './server/backend'
 import { AdminScope } from './AdminScope'
 import { DEMO_LOCALES } from './locales'
@@ -43,6 +43,16 @@ export function App() {
     fetchDirectory().then(setDirectory, (error: Error) => setLoadError(error.message))
   }, [])
 
+  // Strings other than English are a separate module each, loaded when chosen.
+  const [messages, setMessages] = useState<InboxMessages>()
+  useEffect(() => {
+    let current = true
+    void DEMO_LOCALES.find((l) => l.code === locale)?.load().then((m) => current && setMessages(m))
+    return () => {
+      current = false
+    }
+  }, [locale])
+
   return (
     <InboxProvider
       subscriberId={subscriberId}
@@ -51,6 +61,7 @@ export function App() {
       queryClient={queryClient}
       theme={theme}
       locale={locale}
+      messages={messages?.lang === locale ? messages : undefined}
     >
       <Shell
         settings={settings}

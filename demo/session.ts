@@ -1,5 +1,5 @@
-import { createTokenAuth } from '../src'
-import type { TokenAuth } from '../src'
+import { createTokenAuth } from '../src/client'
+import type { TokenAuth } from '../src/client'
 import type { DemoSession, Directory } from './server/backend'
 
 /**

@@ -109,5 +109,5 @@ const STRINGS: Record<string, DemoStrings> = { en, ar }
 
 /** The demo's strings in the provider's locale. */
 export function useDemoStrings(): DemoStrings {
-  return STRINGS[useInboxContext('useDemoStrings').locale] ?? en
+  return STRINGS[useInboxContext().locale] ?? en
 }

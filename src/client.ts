@@ -2,7 +2,7 @@
  * inbox-kit/client: the React-free entry. The typed API client, its errors and the API's types,
  * for servers, workers and apps that bring their own UI.
  */
-export { createInboxClient } from './api/client'
+export { createInboxClient, createSubscriberClient } from './api/client'
 export { ApiError, InboxError, NetworkError, ResponseShapeError, TimeoutError, isInboxError } from './api/errors'
 export type { FieldErrors } from './api/errors'
 export { encodePayloadFilter } from './api/encoding'
@@ -86,4 +86,5 @@ export type {
   RetryOptions,
   InboxClientOptions,
   InboxClient,
+  SubscriberClient,
 } from './api/types'

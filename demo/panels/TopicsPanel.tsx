@@ -1,4 +1,5 @@
-import { TopicSubscriptions, useTopicSubscriptions } from '../../src'
+import { TopicSubscriptions } from '../../src'
+import { useTopicSubscriptions } from '../../src/admin'
 import { AdminScope } from '../AdminScope'
 import type { Directory } from '../server/backend'
 import { useDemoStrings } from '../strings'

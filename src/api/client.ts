@@ -1,7 +1,7 @@
 import { encodePayloadFilter, path, queryString, randomKey } from './encoding'
 import { ApiError, NetworkError, ResponseShapeError, TimeoutError } from './errors'
 import { abortable, isRetryable, parseRetryAfter, retryDelay, sleep } from './retry'
-import type { InboxClient, InboxClientOptions, RequestOptions, RetryOptions } from './types'
+import type { InboxClient, InboxClientOptions, RequestOptions, RetryOptions, SubscriberClient } from './types'
 import * as v from './validate'
 
 const DEFAULT_RETRY: Required<RetryOptions> = { retries: 2, baseDelay: 300, maxDelay: 5000 }
@@ -26,14 +26,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-/**
- * Creates the typed client of the Notification Delivery Service API.
- *
- * @example
- * const client = createInboxClient({ baseUrl: '/api' })
- * const page = await client.getFeed('user-1', { read: false, limit: 20 })
- */
-export function createInboxClient(options: InboxClientOptions): InboxClient {
+/** What every operation is built on: one request with retries, timeout, headers and shape checks. */
+function requester(options: InboxClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const timeout = options.timeout ?? DEFAULT_TIMEOUT
   const retry = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry }
@@ -72,7 +66,7 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
     }
   }
 
-  async function request<T>(
+  return async function request<T>(
     method: Method,
     pathAndQuery: string,
     check: v.Check,
@@ -98,14 +92,13 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
         const init: RequestInit = { method, headers }
         if (json !== undefined) init.body = json
         const { response, text } = await attempt(url, init, opts.signal)
+        const parsed = parseJson(text)
         if (response.ok) {
-          const parsed = parseJson(text)
           if (parsed === undefined) throw new ResponseShapeError('', 'JSON', text)
           const data = unwrap(parsed)
           check(data, '')
           return data as T
         }
-        const parsed = parseJson(text)
         error = new ApiError(
           response.status,
           pathAndQuery.split('?')[0]!,
@@ -120,27 +113,57 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
       await sleep(retryDelay(n, (error as Partial<ApiError>).retryAfter, retry), opts.signal)
     }
   }
+}
 
+type Request = ReturnType<typeof requester>
+
+/** The operations of one subscriber (what the browser may do through `inbox-kit/proxy`). */
+function subscriberOperations(request: Request): Omit<SubscriberClient, 'options'> {
   return {
-    options,
-    listTopicSubscriptions: (topicKey, params, opts) =>
-      request('GET', path`/v2/topics/${topicKey}/subscriptions` + queryString({ ...params }), v.countedCursorPage, opts),
-    setPrimaryIntegration: (integrationId, opts) =>
-      request('POST', path`/v1/integrations/${integrationId}/set-primary`, v.primaryIntegration, opts),
-    getPreferences: (subscriberId, params, opts) =>
-      request('GET', path`/v2/subscribers/${subscriberId}/preferences` + queryString({ ...params }), v.preferences, opts),
-    updatePreferences: (subscriberId, body, opts) =>
-      request('PATCH', path`/v2/subscribers/${subscriberId}/preferences`, v.preferences, opts, body),
     getFeed: (subscriberId, params = {}, opts) => {
       const { payload, ...rest } = params
       const query = queryString({ ...rest, payload: payload && encodePayloadFilter(payload) })
       return request('GET', path`/v1/subscribers/${subscriberId}/notifications/feed` + query, v.feedPage, opts)
     },
-    listActiveIntegrations: (opts) => request('GET', '/v1/integrations/active', v.integrations, opts),
-    listSubscriberSubscriptions: (subscriberId, params, opts) =>
-      request('GET', path`/v2/subscribers/${subscriberId}/subscriptions` + queryString({ ...params }), v.cursorPage, opts),
     markAs: (subscriberId, body, opts) =>
       request('POST', path`/v1/subscribers/${subscriberId}/messages/mark-as`, v.messages, opts, body),
+    getPreferences: (subscriberId, params, opts) =>
+      request('GET', path`/v2/subscribers/${subscriberId}/preferences` + queryString({ ...params }), v.preferences, opts),
+    updatePreferences: (subscriberId, body, opts) =>
+      request('PATCH', path`/v2/subscribers/${subscriberId}/preferences`, v.preferences, opts, body),
+    listSubscriberSubscriptions: (subscriberId, params, opts) =>
+      request('GET', path`/v2/subscribers/${subscriberId}/subscriptions` + queryString({ ...params }), v.cursorPage, opts),
+  }
+}
+
+/**
+ * The client of one subscriber's operations only (feed, mark-as, preferences, their subscriptions):
+ * what an inbox in the browser needs, without the bytes of the back-office operations.
+ *
+ * @example
+ * const client = createSubscriberClient({ baseUrl: '/api/inbox' })
+ */
+export function createSubscriberClient(options: InboxClientOptions): SubscriberClient {
+  return { options, ...subscriberOperations(requester(options)) }
+}
+
+/**
+ * Creates the typed client of the Notification Delivery Service API: one method per operation.
+ *
+ * @example
+ * const client = createInboxClient({ baseUrl: 'https://api.example.com', apiKey: process.env.INBOX_API_KEY })
+ * const page = await client.getFeed('user-1', { read: false, limit: 20 })
+ */
+export function createInboxClient(options: InboxClientOptions): InboxClient {
+  const request = requester(options)
+  return {
+    options,
+    ...subscriberOperations(request),
+    listTopicSubscriptions: (topicKey, params, opts) =>
+      request('GET', path`/v2/topics/${topicKey}/subscriptions` + queryString({ ...params }), v.countedCursorPage, opts),
+    setPrimaryIntegration: (integrationId, opts) =>
+      request('POST', path`/v1/integrations/${integrationId}/set-primary`, v.primaryIntegration, opts),
+    listActiveIntegrations: (opts) => request('GET', '/v1/integrations/active', v.integrations, opts),
     trigger: (body, opts) => request('POST', '/v1/events/trigger', v.trigger, opts, body),
     bulkTrigger: (body, opts) => request('POST', '/v1/events/trigger/bulk', v.bulkTrigger, opts, body),
   }

@@ -749,3 +749,9 @@ export interface InboxClient {
     opts?: RequestOptions,
   ): Promise<TriggerResult[]>
 }
+
+/** The operations of one subscriber: what an inbox in the browser uses (see `createSubscriberClient`). */
+export type SubscriberClient = Pick<
+  InboxClient,
+  'options' | 'getFeed' | 'markAs' | 'getPreferences' | 'updatePreferences' | 'listSubscriberSubscriptions'
+>

@@ -58,17 +58,17 @@ export const shape =
     for (const key in fields) fields[key]!(v[key], p ? `${p}.${key}` : key)
   }
 
-const optStr = opt(nullable(str))
+const optStr = /* @__PURE__ */ opt(nullable(str))
 
 // §2.1–2.3
-const topicSubscription = shape({
+const topicSubscription = /* @__PURE__ */ shape({
   _id: str,
   topic: shape({ key: str, name: opt(str) }),
   subscriber: shape({ subscriberId: str, firstName: optStr, lastName: optStr, avatar: optStr, email: optStr }),
 })
 
 /** §4.6 */
-export const cursorPage = shape({
+export const cursorPage = /* @__PURE__ */ shape({
   data: arr(topicSubscription),
   next: nullable(str),
   previous: nullable(str),
@@ -81,7 +81,7 @@ export const countedCursorPage: Check = (v, p) => {
 }
 
 // §2.4
-const integration = shape({
+const integration = /* @__PURE__ */ shape({
   _id: opt(str),
   name: str,
   identifier: str,
@@ -94,15 +94,15 @@ const integration = shape({
 })
 
 /** §4.5 */
-export const integrations = arr(integration)
+export const integrations = /* @__PURE__ */ arr(integration)
 /** §4.2 */
 export const primaryIntegration = integration
 
 // §2.8
-const preferenceChannels = shape({ email: opt(bool), sms: opt(bool), in_app: opt(bool), chat: opt(bool), push: opt(bool) })
+const preferenceChannels = /* @__PURE__ */ shape({ email: opt(bool), sms: opt(bool), in_app: opt(bool), chat: opt(bool), push: opt(bool) })
 
 /** §4.3 and the preferences PATCH */
-export const preferences = shape({
+export const preferences = /* @__PURE__ */ shape({
   global: shape({ enabled: bool, channels: preferenceChannels, schedule: opt(shape({ isEnabled: bool })) }),
   workflows: arr(
     shape({
@@ -115,7 +115,7 @@ export const preferences = shape({
 })
 
 // §2.11
-const cta = shape({
+const cta = /* @__PURE__ */ shape({
   type: opt(str),
   data: opt(shape({ url: opt(str) })),
   action: opt(
@@ -127,7 +127,7 @@ const cta = shape({
 })
 
 // §2.9
-const feedItem = shape({
+const feedItem = /* @__PURE__ */ shape({
   _id: str,
   content: str,
   read: bool,
@@ -143,7 +143,7 @@ const feedItem = shape({
 })
 
 /** §4.4 */
-export const feedPage = shape({
+export const feedPage = /* @__PURE__ */ shape({
   data: arr(feedItem),
   hasMore: bool,
   totalCount: opt(num),
@@ -152,12 +152,12 @@ export const feedPage = shape({
 })
 
 /** §4.7 */
-export const messages = arr(shape({ _id: opt(str), read: bool, seen: bool }))
+export const messages = /* @__PURE__ */ arr(shape({ _id: opt(str), read: bool, seen: bool }))
 
 // §2.13
-const triggerResult = shape({ acknowledged: bool, status: str, error: opt(arr(str)), transactionId: opt(str) })
+const triggerResult = /* @__PURE__ */ shape({ acknowledged: bool, status: str, error: opt(arr(str)), transactionId: opt(str) })
 
 /** §4.8 */
 export const trigger = triggerResult
 /** §4.9 */
-export const bulkTrigger = arr(triggerResult)
+export const bulkTrigger = /* @__PURE__ */ arr(triggerResult)

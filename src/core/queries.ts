@@ -1,144 +1,125 @@
 /**
- * Query options of every read, built from the client and the subscriber. The hooks and the server
- * helper {@link prefetchInbox} use the same builders, so hydrated data lands on the keys the hooks read.
+ * Query keys and query options of every subscriber read. React-free and server-safe: the hooks and
+ * `prefetchInbox` (inbox-kit/server) build on the same options, so data loaded on a server lands on
+ * the keys the browser reads.
  */
-import type { InfiniteData, QueryClient } from '@tanstack/react-query'
-import type {
-  CountedCursorPage,
-  Criticality,
-  CursorPage,
-  FeedPage,
-  InboxClient,
-  Integration,
-  JsonObject,
-  Preferences,
-  TopicSubscription,
-} from '../api/types'
-import { fetchFeedPage } from './feedSync'
-import { COUNT_FILTERS, inboxKeys, normalizeFeedFilters, type CursorPosition, type FeedFilters } from './queryKeys'
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import type { Criticality, FeedPage, InboxClient, JsonObject, SubscriberSubscriptionsParams } from '../api/types'
+import type { FeedFilter } from './items'
 
-/** Default of `pollInterval` and of how long fetched data counts as fresh, in ms. */
-export const DEFAULT_POLL_INTERVAL = 30_000
-
-/** What every query builder needs. */
-export interface QueryDeps {
-  client: InboxClient
-  subscriberId: string
-  /** How long data counts as fresh (no refetch on mount). @default 30000 */
-  staleTime?: number
+/** The filters of one feed list and its page size (1–100). Lists with equal filters share one cache entry. */
+export interface FeedFilters extends FeedFilter {
+  limit: number
 }
 
-// The client retries reads itself; focus and reconnect are handled by the provider's poller.
-const common = { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false } as const
+/** The count kinds: unread (`read=false`) and unseen (`seen=false`) items. */
+export type CountKind = 'unread' | 'unseen'
+
+/** A count as cached. */
+export interface CountData {
+  /** Items counted. Exact when the service sends `totalCount`; else at most 100 (see `capped`). */
+  count: number
+  /** More exist than `count` (only when the service does not send `totalCount`). */
+  capped: boolean
+  /** Changes whenever the service's answer does (a new item, another device's change). */
+  sig: string
+}
+
+/** What the option builders need. */
+export interface QueryDeps {
+  client: Pick<InboxClient, 'getFeed' | 'getPreferences' | 'listSubscriberSubscriptions'>
+  subscriberId: string
+}
+
+/** Page size of a feed list when none is given. */
+export const DEFAULT_LIMIT = 20
+
+/** Filters with the default page size and absent keys left out, so that equal lists get equal keys. */
+export function feedFilters(f: Partial<FeedFilters> = {}): FeedFilters {
+  const out: FeedFilters = { limit: f.limit ?? DEFAULT_LIMIT }
+  if (typeof f.read === 'boolean') out.read = f.read
+  if (typeof f.seen === 'boolean') out.seen = f.seen
+  if (f.payload && Object.keys(f.payload).length) out.payload = f.payload
+  return out
+}
+
+/** The filter a count reads. */
+export const countFilter = (kind: CountKind): FeedFilter => (kind === 'unread' ? { read: false } : { seen: false })
+
+/**
+ * Every query key of the kit. All start `['inbox', subscriberId]`, so that one subscriber's cache
+ * can be dropped, cancelled or refetched as a whole.
+ */
+export const inboxKeys = {
+  all: (subscriberId: string) => ['inbox', subscriberId] as const,
+  /** Every feed list of a subscriber, whatever its filters. */
+  feeds: (subscriberId: string) => ['inbox', subscriberId, 'feed'] as const,
+  feed: (subscriberId: string, filters?: Partial<FeedFilters>) => ['inbox', subscriberId, 'feed', feedFilters(filters)] as const,
+  count: (subscriberId: string, kind: CountKind) => ['inbox', subscriberId, 'count', kind] as const,
+  preferences: (subscriberId: string, criticality: Criticality = 'nonCritical') =>
+    ['inbox', subscriberId, 'preferences', criticality] as const,
+  subscriptions: (subscriberId: string, params: object = {}) => ['inbox', subscriberId, 'subscriptions', params] as const,
+}
+
+// Polling and the provider decide when to look again: nothing refetches on its own.
+const common = { staleTime: Infinity, retry: false } as const
 
 /** Options of one feed list: an infinite query over pages 0, 1, 2 … while `hasMore`. */
-export function feedQueryOptions<P extends JsonObject = JsonObject>(
-  deps: QueryDeps,
-  filters: Partial<FeedFilters> = {},
-) {
-  const f = normalizeFeedFilters(filters)
-  return {
+export function feedQueryOptions<P extends JsonObject = JsonObject>(deps: QueryDeps, filters?: Partial<FeedFilters>) {
+  const f = feedFilters(filters)
+  return infiniteQueryOptions({
     ...common,
     queryKey: inboxKeys.feed(deps.subscriberId, f),
-    queryFn: ({ pageParam, signal, client }: { pageParam: number; signal: AbortSignal; client: QueryClient }) =>
-      fetchFeedPage<P>({ client: deps.client, queryClient: client, subscriberId: deps.subscriberId }, f, pageParam, signal),
+    queryFn: ({ pageParam, signal }) =>
+      deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }, { signal }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
-    getNextPageParam: (last: FeedPage<P>, _all: FeedPage<P>[], lastParam: number) =>
-      last.hasMore ? lastParam + 1 : undefined,
-    staleTime: deps.staleTime ?? DEFAULT_POLL_INTERVAL,
-  }
+    getNextPageParam: (last: FeedPage<P>, _: unknown, param: number) => (last.hasMore ? param + 1 : undefined),
+  })
 }
 
-/** Options of the unread or unseen count: the feed filtered by `read=false` / `seen=false`, limit 100. */
-export function countQueryOptions(deps: QueryDeps, kind: 'unread' | 'unseen') {
-  return feedQueryOptions(deps, COUNT_FILTERS[kind])
+/**
+ * Reads a count: one `limit=1` page and its `totalCount`; from a service that leaves `totalCount`
+ * out, a page of up to 100 items (so "99+" can be told from 99). `method` remembers which works.
+ */
+export async function fetchCount(
+  deps: QueryDeps,
+  kind: CountKind,
+  signal?: AbortSignal,
+  method: { total?: boolean } = {},
+): Promise<CountData> {
+  const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit }, { signal })
+  if (method.total !== false) {
+    const page = await read(1)
+    method.total = typeof page.totalCount === 'number'
+    if (method.total) return { count: page.totalCount!, capped: false, sig: `${page.totalCount} ${page.data[0]?._id}` }
+  }
+  const page = await read(100)
+  return { count: page.data.length, capped: page.hasMore, sig: page.data.map((i) => i._id).join() + page.hasMore }
+}
+
+/** Options of the unread or unseen count. */
+export function countQueryOptions(deps: QueryDeps, kind: CountKind) {
+  return queryOptions({
+    ...common,
+    queryKey: inboxKeys.count(deps.subscriberId, kind),
+    queryFn: ({ signal }) => fetchCount(deps, kind, signal),
+  })
 }
 
 /** Options of the preferences of one criticality. */
 export function preferencesQueryOptions(deps: QueryDeps, criticality: Criticality = 'nonCritical') {
-  return {
+  return queryOptions({
     ...common,
     queryKey: inboxKeys.preferences(deps.subscriberId, criticality),
-    queryFn: ({ signal }: { signal: AbortSignal }): Promise<Preferences> =>
-      deps.client.getPreferences(deps.subscriberId, { criticality }, { signal }),
-    staleTime: deps.staleTime ?? DEFAULT_POLL_INTERVAL,
-  }
+    queryFn: ({ signal }) => deps.client.getPreferences(deps.subscriberId, { criticality }, { signal }),
+  })
 }
 
 /** Options of one page of the subscriber's topic subscriptions. */
-export function subscriberSubscriptionsQueryOptions(
-  deps: QueryDeps,
-  params: { key?: string; limit?: number } & CursorPosition,
-) {
-  return {
+export function subscriptionsQueryOptions(deps: QueryDeps, params: SubscriberSubscriptionsParams = {}) {
+  return queryOptions({
     ...common,
-    queryKey: inboxKeys.subscriberSubscriptions(deps.subscriberId, params),
-    queryFn: ({ signal }: { signal: AbortSignal }): Promise<CursorPage<TopicSubscription>> =>
-      deps.client.listSubscriberSubscriptions(deps.subscriberId, params, { signal }),
-    staleTime: deps.staleTime ?? DEFAULT_POLL_INTERVAL,
-  }
+    queryKey: inboxKeys.subscriptions(deps.subscriberId, params),
+    queryFn: ({ signal }) => deps.client.listSubscriberSubscriptions(deps.subscriberId, params, { signal }),
+  })
 }
-
-/** Options of one page of a topic's subscriptions. */
-export function topicSubscriptionsQueryOptions(
-  deps: QueryDeps,
-  topicKey: string,
-  params: { subscriberId?: string; limit?: number } & CursorPosition,
-) {
-  return {
-    ...common,
-    queryKey: inboxKeys.topicSubscriptions(deps.subscriberId, topicKey, params),
-    queryFn: ({ signal }: { signal: AbortSignal }): Promise<CountedCursorPage<TopicSubscription>> =>
-      deps.client.listTopicSubscriptions(topicKey, params, { signal }),
-    staleTime: deps.staleTime ?? DEFAULT_POLL_INTERVAL,
-  }
-}
-
-/** Options of the organization's active integrations. */
-export function activeIntegrationsQueryOptions(deps: QueryDeps) {
-  return {
-    ...common,
-    queryKey: inboxKeys.activeIntegrations(deps.subscriberId),
-    queryFn: ({ signal }: { signal: AbortSignal }): Promise<Integration[]> =>
-      deps.client.listActiveIntegrations({ signal }),
-    staleTime: deps.staleTime ?? DEFAULT_POLL_INTERVAL,
-  }
-}
-
-/** What {@link prefetchInbox} loads. */
-export interface PrefetchInboxOptions {
-  /** Feed lists to load besides the counts. @default [{}] (the unfiltered feed) */
-  feeds?: Partial<FeedFilters>[]
-  /** Also load the unread and unseen counts. @default true */
-  counts?: boolean
-  /** Also load the preferences of these criticalities. @default [] */
-  preferences?: Criticality[]
-}
-
-/**
- * Loads the inbox into a QueryClient on the server, for `dehydrate(queryClient)` and the provider's
- * `initialState`: the page then renders with data and the browser asks for none of it again.
- *
- * @example
- * const queryClient = new QueryClient()
- * await prefetchInbox(queryClient, createInboxClient({ baseUrl, apiKey }), 'user-1')
- * const initialState = dehydrate(queryClient)
- * // <InboxProvider subscriberId="user-1" initialState={initialState}>…
- */
-export async function prefetchInbox(
-  queryClient: QueryClient,
-  client: InboxClient,
-  subscriberId: string,
-  options: PrefetchInboxOptions = {},
-): Promise<void> {
-  const deps: QueryDeps = { client, subscriberId }
-  const feeds = options.feeds ?? [{}]
-  const lists = [...feeds, ...(options.counts === false ? [] : [COUNT_FILTERS.unread, COUNT_FILTERS.unseen])]
-  await Promise.all([
-    ...lists.map((filters) => queryClient.prefetchInfiniteQuery(feedQueryOptions(deps, filters))),
-    ...(options.preferences ?? []).map((c) => queryClient.prefetchQuery(preferencesQueryOptions(deps, c))),
-  ])
-}
-
-/** The cached data of a feed list. */
-export type FeedQueryData<P extends JsonObject = JsonObject> = InfiniteData<FeedPage<P>, unknown>

@@ -1,10 +1,9 @@
-import { useInfiniteQuery } from '@tanstack/react-query'
-import { useMemo } from 'react'
-import { feedCount } from '../core/optimistic'
-import { countQueryOptions } from '../core/queries'
-import { useInboxContext } from './useInboxContext'
+import { useQuery } from '@tanstack/react-query'
+import { useStore } from 'zustand'
+import { countQueryOptions, type CountKind } from '../core/queries'
+import { useInboxScope } from '../provider/context'
 
-/** Options of {@link useCounts}: which counts to load (each costs one request). */
+/** Options of {@link useCounts}: which counts to load (each costs one small request). */
 export interface UseCountsOptions {
   /** @default true */
   unread?: boolean
@@ -14,10 +13,10 @@ export interface UseCountsOptions {
 
 /** What {@link useCounts} returns. */
 export interface UseCountsResult {
-  /** Unread items (up to 100 are counted; see `unreadCapped`). */
+  /** Unread items. Exact when the service sends `totalCount`; else at most 100 (see `unreadCapped`). */
   unread: number
   unseen: number
-  /** More than 99 unread exist: show "99+". */
+  /** More exist than counted (only from a service without `totalCount`). Badges show "99+" above 99 either way. */
   unreadCapped: boolean
   unseenCapped: boolean
   isLoading: boolean
@@ -25,33 +24,28 @@ export interface UseCountsResult {
 }
 
 /**
- * The unread and unseen counts. Each is the feed filtered by `read=false` (`seen=false`) with limit
- * 100: the same cache entry as such a list, so a badge and a list can never disagree, and a mark-as
- * moves both in the same render.
+ * The unread and unseen counts. A mark-as changes them in the same render as the lists; new
+ * notifications arrive through the provider's polling.
  *
  * @example
- * const { unseen, unseenCapped } = useCounts({ unread: false })
- * return <span aria-hidden>{unseenCapped ? '99+' : unseen}</span>
- * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useCounts'
+ * const { unseen } = useCounts({ unread: false })
+ * return <span aria-hidden>{unseen > 99 ? '99+' : unseen}</span>
  */
-export function useCounts(options: UseCountsOptions = {}, name = 'useCounts'): UseCountsResult {
-  const { client, queryClient, subscriberId, enabled } = useInboxContext(name)
-  const deps = { client, subscriberId }
-  const unread = useInfiniteQuery(
-    { ...countQueryOptions(deps, 'unread'), enabled: enabled && options.unread !== false },
-    queryClient,
-  )
-  const unseen = useInfiniteQuery(
-    { ...countQueryOptions(deps, 'unseen'), enabled: enabled && options.unseen !== false },
-    queryClient,
-  )
-  const u = useMemo(() => feedCount(unread.data), [unread.data])
-  const s = useMemo(() => feedCount(unseen.data), [unseen.data])
+export function useCounts(options: UseCountsOptions = {}): UseCountsResult {
+  const { sync, enabled } = useInboxScope('useCounts')
+  const writes = useStore(sync.store, (s) => s.writes)
+  const read = (kind: CountKind) =>
+    // eslint-disable-next-line react-hooks/rules-of-hooks -- called twice, in the same order, on every render
+    useQuery({ ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: enabled && options[kind] !== false }, sync.queryClient)
+  const unread = read('unread')
+  const unseen = read('unseen')
+  const u = sync.count(unread.data, 'unread', writes)
+  const s = sync.count(unseen.data, 'unseen', writes)
   return {
-    unread: u.count,
-    unseen: s.count,
-    unreadCapped: u.capped,
-    unseenCapped: s.capped,
+    unread: u?.count ?? 0,
+    unseen: s?.count ?? 0,
+    unreadCapped: !!u?.capped,
+    unseenCapped: !!s?.capped,
     isLoading: unread.isLoading || unseen.isLoading,
     error: unread.error ?? unseen.error,
   }

@@ -1,7 +1,12 @@
-import { keepPreviousData, useQuery, type QueryClient, type QueryKey } from '@tanstack/react-query'
+import { keepPreviousData, useQuery, type QueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query'
 import { useCallback, useState } from 'react'
 import type { CursorPage } from '../api/types'
-import type { CursorPosition } from '../core/queryKeys'
+
+/** Where a cursor list stands. */
+export interface CursorPosition {
+  after?: string
+  before?: string
+}
 
 /** A page of a cursor-paginated list with moves both ways. */
 export interface CursorListResult<T> {
@@ -31,13 +36,13 @@ export interface CursorListResult<T> {
  */
 export function useCursorList<T, Page extends CursorPage<T>>(
   resetKey: string,
-  options: (position: CursorPosition) => { queryKey: QueryKey; queryFn: (context: { signal: AbortSignal }) => Promise<Page> },
+  options: (position: CursorPosition) => { queryKey: QueryKey; queryFn?: unknown },
   enabled: boolean,
   queryClient: QueryClient,
 ): { page: Page | undefined; result: CursorListResult<T> } {
   const [state, setState] = useState<{ key: string; position: CursorPosition }>({ key: resetKey, position: {} })
   const position = state.key === resetKey ? state.position : {}
-  const query = useQuery({ ...options(position), placeholderData: keepPreviousData, enabled }, queryClient)
+  const query = useQuery({ ...(options(position) as UseQueryOptions<Page>), placeholderData: keepPreviousData, enabled }, queryClient)
   const page = query.data
   const nextCursor = page?.next ?? null
   const previousCursor = page?.previous ?? null

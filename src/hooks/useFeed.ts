@@ -1,10 +1,10 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useCallback, useMemo } from 'react'
+import { useStore } from 'zustand'
 import type { FeedItem, JsonObject } from '../api/types'
-import { feedItems } from '../core/optimistic'
-import { feedQueryOptions } from '../core/queries'
-import { DEFAULT_FEED_LIMIT } from '../core/queryKeys'
-import { useInboxContext } from './useInboxContext'
+import { itemsOf, type FeedData } from '../core/items'
+import { feedFilters, feedQueryOptions } from '../core/queries'
+import { useInboxScope } from '../provider/context'
 
 /** Options of {@link useFeed}. */
 export interface UseFeedOptions<P extends JsonObject = JsonObject> {
@@ -22,7 +22,7 @@ export interface UseFeedOptions<P extends JsonObject = JsonObject> {
 
 /** What {@link useFeed} returns. */
 export interface UseFeedResult<P extends JsonObject = JsonObject> {
-  /** Items of the pages loaded so far, newest first, each once. */
+  /** Items of the pages loaded so far, newest first, each once, with changes on their way applied. */
   items: FeedItem<P>[]
   /** More items exist after the loaded pages. */
   hasMore: boolean
@@ -31,11 +31,12 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
   /** The first page is loading. */
   isLoading: boolean
   isFetchingNextPage: boolean
-  /** Any request of this list is out (a poll included). */
+  /** Any request of this list is out. */
   isFetching: boolean
   isError: boolean
+  /** Why the list (or its next page) could not be loaded. */
   error: Error | null
-  /** Loads the list again (every loaded page). */
+  /** Loads the counts and every list again, and shows them together. */
   refetch: () => Promise<void>
   /** Items matching the filters, as the service counted them (when it says). */
   totalCount?: number
@@ -43,37 +44,37 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
 
 /**
  * One feed list: an infinite query over pages 0, 1, 2 … . Lists with the same filters share one
- * cache entry, and every list follows mark-as at once (an item marked read leaves an unread list).
+ * cache entry, and every list follows a mark-as in the same render (an item marked read leaves an
+ * unread list and the counts change with it).
  *
  * @example
  * const { items, hasMore, fetchNextPage, isLoading } = useFeed<{ orderId: string }>({ read: false })
- * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useFeed'
  */
-export function useFeed<P extends JsonObject = JsonObject>(
-  options: UseFeedOptions<P> = {},
-  name = 'useFeed',
-): UseFeedResult<P> {
-  const { client, queryClient, subscriberId, enabled } = useInboxContext(name)
-  const { read, seen, payload, limit = DEFAULT_FEED_LIMIT } = options
+export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptions<P> = {}): UseFeedResult<P> {
+  const { sync, enabled } = useInboxScope('useFeed')
+  const { read, seen, payload, limit } = options
+  const key = JSON.stringify([read, seen, payload, limit])
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the filters' content
+  const f = useMemo(() => feedFilters({ read, seen, payload: payload as JsonObject | undefined, limit }), [key])
   const query = useInfiniteQuery(
-    {
-      ...feedQueryOptions<P>({ client, subscriberId }, { read, seen, payload: payload as JsonObject | undefined, limit }),
-      enabled: enabled && options.enabled !== false,
-    },
-    queryClient,
+    { ...feedQueryOptions<P>(sync, f), queryFn: sync.page(f) as never, enabled: enabled && options.enabled !== false },
+    sync.queryClient,
   )
-  const items = useMemo(() => feedItems(query.data), [query.data])
-  const { hasNextPage, isFetchingNextPage, fetchNextPage: next, refetch: again } = query
+  const writes = useStore(sync.store, (s) => s.writes)
+  const data = useMemo(() => sync.list(query.data as FeedData<P> | undefined, f, writes), [sync, query.data, f, writes])
+  const items = useMemo(() => itemsOf(data), [data])
+  const { hasNextPage, isFetchingNextPage, fetchNextPage: next } = query
   const fetchNextPage = useCallback(async () => {
     if (hasNextPage && !isFetchingNextPage) await next()
   }, [hasNextPage, isFetchingNextPage, next])
   const refetch = useCallback(async () => {
-    await again()
-  }, [again])
-  const totalCount = query.data?.pages[0]?.totalCount
+    if (query.data) await sync.refresh(true)
+    else await query.refetch()
+  }, [sync, query])
+  const totalCount = data?.pages[0]?.totalCount
   return {
     items,
-    hasMore: Boolean(hasNextPage),
+    hasMore: !!hasNextPage,
     fetchNextPage,
     isLoading: query.isLoading,
     isFetchingNextPage,
@@ -81,6 +82,6 @@ export function useFeed<P extends JsonObject = JsonObject>(
     isError: query.isError,
     error: query.error,
     refetch,
-    ...(totalCount !== undefined ? { totalCount } : {}),
+    ...(totalCount === undefined ? {} : { totalCount }),
   }
 }

@@ -1,53 +1,74 @@
-import { useMutation } from '@tanstack/react-query'
-import { useCallback, useMemo } from 'react'
+import { useCallback, useState } from 'react'
+import { useStore } from 'zustand'
 import type { MarkAs } from '../api/types'
-import { markAsMutationOptions } from '../core/feedSync'
-import { createIdempotencyKey } from '../core/idempotency'
-import { useInboxContext } from './useInboxContext'
+import { useInboxScope } from '../provider/context'
 
 /** What {@link useMarkAs} returns. */
 export interface UseMarkAsResult {
   /**
-   * Marks items read, unread, seen or unseen. Every cached list and the counts change at once; a
-   * failure puts them back exactly and sets `error`. Resolves when the service has answered; it does
-   * not reject (read `error`).
+   * Marks items read, unread, seen or unseen. Every list and both counts change at once; a failure
+   * puts back what the service is known to hold and sets `error`. Resolves once the service answered;
+   * never rejects (read `error`).
    */
   markAs: (args: { ids: string | readonly string[]; markAs: MarkAs }) => Promise<void>
-  /** The latest call is on its way. */
+  /** Changes of this hook on their way. */
   isPending: boolean
-  /** Why the latest call failed. */
+  /** Why the latest change of this hook failed. */
   error: Error | null
   /** Clears `error`. */
   reset: () => void
 }
 
 /**
- * Marks notifications, optimistically. Calls on the same item reach the service in the order they
- * were made, so quick toggles end in the state of the last one; each call carries one idempotency key
- * through all its retries; other tabs of the subscriber follow without a request.
+ * Marks notifications, optimistically. Changes of one item reach the service in the order they were
+ * made, so quick toggles end in the last state; each carries one idempotency key through its retries;
+ * the subscriber's other tabs follow without a request. The provider keeps each item's failed change
+ * until it is dismissed, so a row can tell it even if it was not on screen when it failed.
  *
  * @example
  * const { markAs } = useMarkAs()
  * <button onClick={() => markAs({ ids: item._id, markAs: item.read ? 'unread' : 'read' })}>…</button>
- * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useMarkAs'
  */
-export function useMarkAs(name = 'useMarkAs'): UseMarkAsResult {
-  const { client, queryClient, subscriberId, broadcast } = useInboxContext(name)
-  const options = useMemo(
-    () => markAsMutationOptions({ client, queryClient, subscriberId, broadcast }),
-    [client, queryClient, subscriberId, broadcast],
-  )
-  const mutation = useMutation(options, queryClient)
-  const { mutateAsync } = mutation
+export function useMarkAs(): UseMarkAsResult {
+  const { sync } = useInboxScope('useMarkAs')
+  const [state, setState] = useState({ pending: 0, error: null as Error | null })
   const markAs = useCallback<UseMarkAsResult['markAs']>(
     async ({ ids, markAs }) => {
-      try {
-        await mutateAsync({ ids, markAs, idempotencyKey: createIdempotencyKey() })
-      } catch {
-        // Rolled back already; the error is in `error`.
-      }
+      setState((s) => ({ ...s, pending: s.pending + 1 }))
+      const error = await sync.markAs(ids, markAs)
+      setState((s) => ({ pending: s.pending - 1, error: error ?? s.error }))
     },
-    [mutateAsync],
+    [sync],
   )
-  return { markAs, isPending: mutation.isPending, error: mutation.error, reset: mutation.reset }
+  const reset = useCallback(() => setState((s) => ({ ...s, error: null })), [])
+  return { markAs, isPending: state.pending > 0, error: state.error, reset }
+}
+
+/** What {@link useMarkAll} returns. */
+export interface UseMarkAllResult {
+  /** Marks everything; resolves when done, never rejects (read `error`). */
+  markAll: () => Promise<void>
+  isPending: boolean
+  error: Error | null
+  reset: () => void
+}
+
+/**
+ * "Mark all as read" (or seen). What is shown changes at once (unread lists and the count empty);
+ * then it pages through the unread (unseen) feed 100 at a time and marks the ids in batches of at
+ * most 100. `read` leaves everything read and seen (both badges clear); `seen` leaves read alone.
+ * On failure what is shown goes back to what the service holds, fetched again.
+ *
+ * @param kind - @default 'read'
+ * @example
+ * const { markAll, isPending } = useMarkAll('read')
+ * <button onClick={markAll} disabled={isPending}>Mark all as read</button>
+ */
+export function useMarkAll(kind: 'read' | 'seen' = 'read'): UseMarkAllResult {
+  const { sync } = useInboxScope('useMarkAll')
+  const isPending = useStore(sync.store, (s) => s.writes.some((w) => !w.ids && w.markAs === kind))
+  const error = useStore(sync.store, (s) => s.markAllError)
+  const markAll = useCallback(() => sync.markAll(kind).then(() => {}), [sync, kind])
+  const reset = useCallback(() => sync.dismiss(), [sync])
+  return { markAll, isPending, error, reset }
 }

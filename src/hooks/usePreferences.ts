@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import type { Criticality, Preferences } from '../api/types'
+import { useCallback, useMemo } from 'react'
+import { useStore } from 'zustand'
+import type { Criticality, Preferences, UpdatePreferencesBody } from '../api/types'
+import { prefsOf } from '../core/prefs'
 import { preferencesQueryOptions } from '../core/queries'
-import { useInboxContext } from './useInboxContext'
-import { useQueryResult } from './useQueryResult'
-import { usePreferencesReadOnly } from './usePreferencesReadOnly'
+import { useInboxScope } from '../provider/context'
 
 /** Options of {@link usePreferences}. */
 export interface UsePreferencesOptions {
@@ -15,6 +16,7 @@ export interface UsePreferencesOptions {
 
 /** What {@link usePreferences} returns. */
 export interface UsePreferencesResult {
+  /** The preferences, with updates on their way applied. */
   data?: Preferences
   isLoading: boolean
   error: Error | null
@@ -29,17 +31,55 @@ export interface UsePreferencesResult {
  * @example
  * const { data, readOnly } = usePreferences()
  * data?.workflows.map((w) => <Row key={w.workflow.identifier} workflow={w} disabled={readOnly} />)
- * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'usePreferences'
  */
-export function usePreferences(options: UsePreferencesOptions = {}, name = 'usePreferences'): UsePreferencesResult {
-  const { client, queryClient, subscriberId, enabled } = useInboxContext(name)
+export function usePreferences(options: UsePreferencesOptions = {}): UsePreferencesResult {
+  const { sync, enabled } = useInboxScope('usePreferences')
+  const { criticality = 'nonCritical' } = options
+  const prefs = prefsOf(sync)
   const query = useQuery(
-    {
-      ...preferencesQueryOptions({ client, subscriberId }, options.criticality),
-      enabled: enabled && options.enabled !== false,
-    },
-    queryClient,
+    { ...preferencesQueryOptions(sync, criticality), enabled: enabled && options.enabled !== false },
+    sync.queryClient,
   )
-  const readOnly = usePreferencesReadOnly(client)
-  return { ...useQueryResult(query), readOnly }
+  const { updates, readOnly } = useStore(prefs.store)
+  const data = useMemo(() => prefs.view(query.data, criticality, updates), [prefs, query.data, criticality, updates])
+  const { refetch: again } = query
+  const refetch = useCallback(() => again().then(() => {}), [again])
+  return { ...(data ? { data } : {}), isLoading: query.isLoading, error: query.error, refetch, readOnly }
+}
+
+/** What {@link useUpdatePreferences} returns. */
+export interface UseUpdatePreferencesResult {
+  /**
+   * Changes global (no `workflowId`) or one workflow's channels, or the schedule. Shows at once, goes
+   * back on failure; resolves when answered and never rejects (read `error`). Does nothing when `readOnly`.
+   */
+  update: (body: UpdatePreferencesBody) => Promise<void>
+  isPending: boolean
+  error: Error | null
+  /** The service has no update route: toggles should be disabled. */
+  readOnly: boolean
+  reset: () => void
+}
+
+/**
+ * Updates preferences optimistically. Updates run one after another, so the last toggle wins; other
+ * tabs follow without a request. A 404/405 for the route makes the provider's preferences read-only.
+ *
+ * @example
+ * const { update, readOnly } = useUpdatePreferences()
+ * <input type="checkbox" role="switch" disabled={readOnly} checked={email}
+ *   onChange={(e) => update({ channels: { email: e.target.checked } })} />
+ */
+export function useUpdatePreferences(): UseUpdatePreferencesResult {
+  const { sync } = useInboxScope('useUpdatePreferences')
+  const prefs = prefsOf(sync)
+  const { updates, readOnly, error } = useStore(prefs.store)
+  const update = useCallback(
+    async (body: UpdatePreferencesBody) => {
+      if (!prefs.store.getState().readOnly) await prefs.update(body)
+    },
+    [prefs],
+  )
+  const reset = useCallback(() => prefs.store.setState({ error: null }), [prefs])
+  return { update, isPending: updates.length > 0, error, readOnly, reset }
 }

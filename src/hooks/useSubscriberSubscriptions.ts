@@ -1,7 +1,7 @@
 import type { CursorPage, TopicSubscription } from '../api/types'
-import { subscriberSubscriptionsQueryOptions } from '../core/queries'
+import { subscriptionsQueryOptions } from '../core/queries'
+import { useInboxScope } from '../provider/context'
 import { useCursorList, type CursorListResult } from './useCursorList'
-import { useInboxContext } from './useInboxContext'
 
 /** Options of {@link useSubscriberSubscriptions}. */
 export interface UseSubscriberSubscriptionsOptions {
@@ -18,22 +18,19 @@ export interface UseSubscriberSubscriptionsOptions {
  *
  * @example
  * const { items, hasNext, next, hasPrevious, previous } = useSubscriberSubscriptions({ limit: 20 })
- * @param name - The component or hook named in the error thrown outside `<InboxProvider>`. @default 'useSubscriberSubscriptions'
  */
-export function useSubscriberSubscriptions(
-  options: UseSubscriberSubscriptionsOptions = {},
-  name = 'useSubscriberSubscriptions',
-): CursorListResult<TopicSubscription> {
-  const { client, queryClient, subscriberId, enabled } = useInboxContext(name)
+export function useSubscriberSubscriptions(options: UseSubscriberSubscriptionsOptions = {}): CursorListResult<TopicSubscription> {
+  const { sync, enabled } = useInboxScope('useSubscriberSubscriptions')
   const { key, limit } = options
   return useCursorList<TopicSubscription, CursorPage<TopicSubscription>>(
-    JSON.stringify([subscriberId, key, limit]),
+    JSON.stringify([sync.subscriberId, key, limit]),
     (position) =>
-      subscriberSubscriptionsQueryOptions(
-        { client, subscriberId },
-        { ...(key !== undefined ? { key } : {}), ...(limit !== undefined ? { limit } : {}), ...position },
-      ),
+      subscriptionsQueryOptions(sync, {
+        ...(key === undefined ? {} : { key }),
+        ...(limit === undefined ? {} : { limit }),
+        ...position,
+      }),
     enabled && options.enabled !== false,
-    queryClient,
+    sync.queryClient,
   ).result
 }

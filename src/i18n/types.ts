@@ -3,6 +3,8 @@ export type PluralMessage = Partial<Record<Intl.LDMLPluralRule, string>> & { oth
 
 /** Every visible string of the components. `{name}` placeholders are filled in at render time. */
 export interface InboxMessages {
+  /** BCP 47 language of these strings; dates and numbers follow it unless the provider's `locale` says otherwise. */
+  lang: string
   /** Direction of the locale's script. */
   dir: 'ltr' | 'rtl'
   inboxTitle: string
@@ -68,6 +70,3 @@ export interface InboxMessages {
   nextPage: string
   pagination: string
 }
-
-/** Built-in locale codes. */
-export type InboxLocale = 'en' | 'de' | 'fr' | 'es' | 'ja' | 'ar'

@@ -1,22 +1,12 @@
-import {
-  HydrationBoundary,
-  QueryClient,
-  focusManager,
-  onlineManager,
-  type DehydratedState,
-} from '@tanstack/react-query'
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { createInboxClient } from '../api/client'
-import type { InboxClient } from '../api/types'
-import { crossTabChannelName, openCrossTab, type CrossTab, type CrossTabMessage } from '../core/crossTab'
-import { applyRemoteFeedChange, dropFeedLedger } from '../core/feedSync'
-import { applyRemotePreferencesChange } from '../core/preferencesSync'
-import { startFeedPolling } from '../core/polling'
-import { DEFAULT_POLL_INTERVAL } from '../core/queries'
-import { inboxKeys } from '../core/queryKeys'
+import { QueryClient, hydrate, type DehydratedState } from '@tanstack/react-query'
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createSubscriberClient } from '../api/client'
+import type { InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
+import { startLive } from '../core/live'
+import { inboxKeys } from '../core/queries'
+import { createInboxSync } from '../core/sync'
 import type { InboxMessages } from '../i18n/types'
-import { createInboxStore } from '../store/inboxStore'
-import { InboxContext, type InboxContextValue, type InboxTheme } from './InboxContext'
+import { InboxContext, type InboxScope, type InboxTheme } from './context'
 
 /** Props of {@link InboxProvider}. */
 export interface InboxProviderProps {
@@ -36,7 +26,7 @@ export interface InboxProviderProps {
   /** The `fetch` to use. @default globalThis.fetch */
   fetch?: typeof fetch
   /** A ready client; replaces `baseUrl`, `apiKey`, `headers`, `getHeaders` and `fetch`. */
-  client?: InboxClient
+  client?: SubscriberClient | InboxClient
   /**
    * A QueryClient for the inbox's data. By default the provider creates its own, so the app's own
    * React Query setup is never touched.
@@ -48,9 +38,12 @@ export interface InboxProviderProps {
    * @default 30000
    */
   pollInterval?: number
-  /** Locale of the built-in strings and of dates. @default 'en' */
+  /** BCP 47 locale of dates, numbers and plural forms. @default `messages.lang`, else 'en' */
   locale?: string
-  /** Overrides of the built-in strings. */
+  /**
+   * The strings: a locale from `inbox-kit/locales/<code>` (`import { de } from 'inbox-kit/locales/de'`),
+   * overrides of some strings, or both (`{ ...de, inboxTitle: 'Mitteilungen' }`). @default English
+   */
   messages?: Partial<InboxMessages>
   /** @default 'light' */
   theme?: InboxTheme
@@ -60,19 +53,15 @@ export interface InboxProviderProps {
    */
   enabled?: boolean
   /**
-   * Data loaded on the server (`dehydrate(queryClient)` after {@link prefetchInbox}); the first render
-   * uses it and no request repeats it.
+   * Data loaded on the server (`dehydrate(queryClient)` after `prefetchInbox` from `inbox-kit/server`);
+   * the first render uses it and no request repeats it.
    */
   initialState?: DehydratedState
   children?: ReactNode
 }
 
-function createOwnQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-}
-
 /**
- * Supplies the API client, a QueryClient of its own and a UI store to every inbox hook and
+ * Supplies the API client, a QueryClient of its own and the inbox's bookkeeping to every hook and
  * component below it. Renders on the server without touching `window`, `document` or storage.
  *
  * @example
@@ -85,10 +74,10 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     subscriberId,
     baseUrl = '',
     apiKey,
-    client: clientProp,
-    pollInterval = DEFAULT_POLL_INTERVAL,
-    locale = 'en',
+    client: given,
+    pollInterval = 30_000,
     messages,
+    locale = messages?.lang ?? 'en',
     theme = 'light',
     enabled = true,
     initialState,
@@ -98,33 +87,32 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
   // Read on every request, so new header objects or fetch functions need no new client.
   const latest = useRef(props)
   latest.current = props
-  const ownClient = useMemo(
+  const clientOptions = useMemo<InboxClientOptions | undefined>(
     () =>
-      clientProp
+      given
         ? undefined
-        : createInboxClient({
+        : {
             baseUrl,
-            ...(apiKey ? { apiKey } : {}),
+            apiKey,
             fetch: (input, init) => (latest.current.fetch ?? globalThis.fetch)(input, init),
             getHeaders: async () => ({ ...latest.current.headers, ...(await latest.current.getHeaders?.()) }),
-          }),
-    [clientProp, baseUrl, apiKey],
+          },
+    [given, baseUrl, apiKey],
   )
-  const client = clientProp ?? (ownClient as InboxClient)
-
-  const ownQueryClient = useRef<QueryClient | null>(null)
-  if (!props.queryClient && !ownQueryClient.current) ownQueryClient.current = createOwnQueryClient()
-  const queryClient = props.queryClient ?? (ownQueryClient.current as QueryClient)
-
-  const [store] = useState(() => createInboxStore())
+  const client = useMemo(() => given ?? createSubscriberClient(clientOptions!), [given, clientOptions])
+  const [own] = useState(() => (props.queryClient ? undefined : new QueryClient({ defaultOptions: { queries: { retry: false } } })))
+  const queryClient = props.queryClient ?? own!
+  // Server data goes in before anything reads the cache (and again when the server sends new data).
+  useMemo(() => initialState && hydrate(queryClient, initialState), [queryClient, initialState])
+  const sync = useMemo(() => createInboxSync(client, queryClient, subscriberId), [client, queryClient, subscriberId])
+  const active = enabled && subscriberId !== ''
 
   useEffect(() => {
     queryClient.mount()
     return () => queryClient.unmount()
   }, [queryClient])
 
-  // After a switch the hooks below already read the new subscriber's keys (their effects run first):
-  // drop the previous subscriber's data and stop its requests.
+  // After a switch, the previous subscriber's data goes and its requests stop.
   const previous = useRef(subscriberId)
   useEffect(() => {
     const old = previous.current
@@ -132,72 +120,21 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     if (old === subscriberId) return
     void queryClient.cancelQueries({ queryKey: inboxKeys.all(old) })
     queryClient.removeQueries({ queryKey: inboxKeys.all(old) })
-    dropFeedLedger(queryClient, old)
-    store.getState().setFocusedId(null)
-  }, [queryClient, subscriberId, store])
+  }, [queryClient, subscriberId])
 
-  const channel = useRef<{ subscriberId: string; tab: CrossTab } | null>(null)
-  useEffect(() => {
-    const tab = openCrossTab(crossTabChannelName(client.options.baseUrl, subscriberId), (message) => {
-      if (message.type === 'preferences') applyRemotePreferencesChange(queryClient, subscriberId, message)
-      else applyRemoteFeedChange(queryClient, subscriberId, message)
-    })
-    const entry = { subscriberId, tab }
-    channel.current = entry
-    return () => {
-      tab.close()
-      if (channel.current === entry) channel.current = null
-    }
-  }, [client, queryClient, subscriberId])
+  useEffect(() => (active ? startLive(sync, pollInterval) : undefined), [sync, active, pollInterval])
 
-  const poller = useRef<{ tick(): Promise<void> } | null>(null)
-  useEffect(() => {
-    if (!enabled || subscriberId === '') return
-    const started = startFeedPolling({
-      queryClient,
-      subscriberId,
-      interval: pollInterval,
-      environment: { focusManager, onlineManager },
-    })
-    poller.current = started
-    return () => {
-      started.stop()
-      if (poller.current === started) poller.current = null
-    }
-  }, [queryClient, subscriberId, pollInterval, enabled])
-
-  // Stable per subscriber, so hooks that build mutation options from them keep their options.
-  const broadcast = useCallback(
-    (message: CrossTabMessage) => {
-      // A change made for a previous subscriber is not announced to the current one's tabs.
-      if (channel.current?.subscriberId === subscriberId) channel.current.tab.post(message)
-    },
-    [subscriberId],
-  )
-  const refresh = useCallback(() => poller.current?.tick() ?? Promise.resolve(), [])
-
-  const value = useMemo<InboxContextValue>(
+  const scope = useMemo<InboxScope>(
     () => ({
-      client,
-      queryClient,
-      subscriberId,
-      store,
+      sync,
+      clientOptions,
       locale,
       messages,
       theme,
-      enabled: enabled && subscriberId !== '',
-      pollInterval: pollInterval > 0 ? pollInterval : 0,
-      broadcast,
-      refresh,
+      enabled: active,
+      value: { client, queryClient, subscriberId, refresh: () => sync.refresh(true).then(() => {}), locale, theme },
     }),
-    [client, queryClient, subscriberId, store, locale, messages, theme, enabled, pollInterval, broadcast, refresh],
+    [sync, clientOptions, locale, messages, theme, active, client, queryClient, subscriberId],
   )
-
-  return (
-    <InboxContext.Provider value={value}>
-      <HydrationBoundary state={initialState} queryClient={queryClient}>
-        {children}
-      </HydrationBoundary>
-    </InboxContext.Provider>
-  )
+  return <InboxContext.Provider value={scope}>{children}</InboxContext.Provider>
 }

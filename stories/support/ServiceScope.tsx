@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
-import { createInboxClient, InboxProvider } from '../../src'
+import { InboxProvider } from '../../src'
+import { createInboxClient } from '../../src/client'
 import { createService } from '../../server'
 import type { FaultRule, Fixture } from '../../server'
 import { STORY_SUBSCRIBER, defaultFixture } from './fixtures'

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { ar } from '../../src/locales/ar'
 import { act, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Bell } from '../../src/components/Bell/Bell'
@@ -54,7 +55,7 @@ describe('Bell', () => {
   it('speaks the provider locale, with plural forms', async () => {
     renderWithInbox(<Bell />, {
       fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 2) }),
-      provider: { locale: 'ar' },
+      provider: { messages: ar },
     })
     const bell = await screen.findByRole('button', { name: 'الإشعارات، إشعاران غير مشاهدين' })
     expect(bell.getAttribute('dir')).toBe('rtl')

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
+import { ar } from '../../src/locales/ar'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { render } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
-import { useInboxStore } from '../../src/hooks/useInboxStore'
 import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
 
@@ -115,32 +115,22 @@ describe('Inbox', () => {
     expect(changes).toEqual([false, true])
   })
 
-  it('keeps its open state, view and tab in the provider store, where app code can set them', async () => {
-    function OpenFromApp() {
-      const setOpen = useInboxStore((s) => s.setOpen)
-      const setTab = useInboxStore((s) => s.setTab)
-      return (
-        <button
-          type="button"
-          onClick={() => {
-            setTab('unread')
-            setOpen(true)
-          }}
-        >
-          Show unread
-        </button>
-      )
-    }
+  it('keeps its open state per instance: two inboxes under one provider open on their own, defaultOpen per instance', async () => {
     const { user } = renderWithInbox(
       <>
-        <OpenFromApp />
-        <Inbox markSeenOnOpen={false} />
+        <Inbox markSeenOnOpen={false} aria-label="first" />
+        <Inbox markSeenOnOpen={false} aria-label="second" defaultOpen />
       </>,
       { fixture: fixture() },
     )
-    await user.click(screen.getByRole('button', { name: 'Show unread' }))
-    const dialog = await screen.findByRole('dialog')
-    expect(within(dialog).getByRole('tab', { name: /^Unread/ }).getAttribute('aria-selected')).toBe('true')
+    const [first, second] = [screen.getByLabelText('first'), screen.getByLabelText('second')]
+    expect(within(first).queryByRole('dialog')).toBeNull()
+    expect(await within(second).findByRole('dialog')).toBeTruthy()
+    await user.click(within(second).getByRole('button', { name: 'Close' }))
+    expect(within(second).queryByRole('dialog')).toBeNull()
+    await user.click(within(first).getByRole('button', { name: /^Notifications/ }))
+    expect(await within(first).findByRole('dialog')).toBeTruthy()
+    expect(within(second).queryByRole('dialog')).toBeNull()
   })
 
   it('marks what is in view as seen when it opens', async () => {
@@ -278,7 +268,7 @@ describe('Inbox in a right-to-left locale', () => {
   it('lays out right to left, speaks Arabic, and reverses the arrow keys between tabs', async () => {
     const { user, container } = renderWithInbox(<Inbox defaultOpen markSeenOnOpen={false} />, {
       fixture: fixture(),
-      provider: { locale: 'ar' },
+      provider: { messages: ar },
     })
     const dialog = await screen.findByRole('dialog', { name: 'الإشعارات' })
     expect(container.querySelector('[data-inbox-root]')!.getAttribute('dir')).toBe('rtl')

@@ -1,3 +1,4 @@
+import { ar } from '../../src/locales/ar'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { Bell } from '../../src/components/Bell/Bell'
@@ -14,7 +15,7 @@ describe('server rendering', () => {
     expect(typeof document).toBe('undefined')
     const { client } = setupService()
     const html = renderToString(
-      <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} pollInterval={0} theme="system" locale="ar">
+      <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} pollInterval={0} theme="system" messages={ar}>
         <Inbox defaultOpen />
         <Bell />
         <Feed />

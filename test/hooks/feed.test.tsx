@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
 import { useMarkAs } from '../../src/hooks/useMarkAs'
-import { useInboxContext } from '../../src/hooks/useInboxContext'
+import { useInboxContext } from '../../src/provider/context'
 import { InboxProvider } from '../../src/provider/InboxProvider'
 import { feedFixture, settled, setup, UNREAD, UNSEEN } from './harness'
 
@@ -30,15 +30,16 @@ describe('useFeed and useCounts', () => {
     expect(h.feedRequests().map((r) => r.search.get('page'))).toContain('2')
     const state = h.serviceState()
     expect(result.current.counts).toMatchObject({ unread: state.unread, unseen: state.unseen, unreadCapped: false, unseenCapped: false })
-    expect(h.feedRequests({ read: 'false' })[0]?.search.get('limit')).toBe('100')
-    expect(h.feedRequests({ seen: 'false' })[0]?.search.get('limit')).toBe('100')
+    // A count is one page of one item and its totalCount.
+    expect(h.feedRequests({ read: 'false' }).map((r) => r.search.get('limit'))).toEqual(['1'])
+    expect(h.feedRequests({ seen: 'false' }).map((r) => r.search.get('limit'))).toEqual(['1'])
   })
 
-  it('caps the counts above 99', async () => {
+  it('knows counts beyond 99 exactly from totalCount', async () => {
     const h = setup({ fixture: feedFixture(120) })
     const { result } = renderHook(() => useCounts(), { wrapper: h.wrapper })
     await waitFor(() => expect(result.current.isLoading).toBe(false))
-    expect(result.current).toMatchObject({ unread: 100, unreadCapped: true, unseenCapped: true })
+    expect(result.current).toMatchObject({ unread: 120, unseen: 120, unreadCapped: false, unseenCapped: false })
   })
 
   it('filters by payload', async () => {

@@ -7,8 +7,8 @@ import { act, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { createInboxClient } from '../../src/api/client'
 import type { FeedItem, InboxClient } from '../../src/api/types'
-import { feedItems, type FeedData } from '../../src/core/optimistic'
-import { COUNT_FILTERS, inboxKeys, type FeedFilters } from '../../src/core/queryKeys'
+import { itemsOf as feedItems, type FeedData } from '../../src/core/items'
+import { inboxKeys, type FeedFilters } from '../../src/core/queries'
 import { InboxProvider, type InboxProviderProps } from '../../src/provider/InboxProvider'
 import type { Fixture } from '../support/fixtures'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
@@ -121,8 +121,8 @@ export function setup(
   }
 }
 
-export const UNREAD = COUNT_FILTERS.unread
-export const UNSEEN = COUNT_FILTERS.unseen
+export const UNREAD = { read: false, limit: 100 }
+export const UNSEEN = { seen: false, limit: 100 }
 
 /** Waits until no query or mutation of the QueryClient is running (and then a little longer). */
 export async function settled(queryClient: QueryClient, timeout = 5000): Promise<void> {

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { useActiveIntegrations } from '../../src/hooks/useActiveIntegrations'
-import { useSetPrimaryIntegration } from '../../src/hooks/useSetPrimaryIntegration'
+import { useActiveIntegrations } from '../../src/admin'
+import { useSetPrimaryIntegration } from '../../src/admin'
 import { buildFixture, integration } from '../support/fixtures'
 import { settled, setup } from './harness'
 

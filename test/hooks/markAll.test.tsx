@@ -3,7 +3,7 @@ import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
-import { useMarkAll } from '../../src/hooks/useMarkAll'
+import { useMarkAll } from '../../src/hooks/useMarkAs'
 import { feedFixture, settled, setup, UNREAD } from './harness'
 
 afterEach(cleanup)
@@ -15,7 +15,7 @@ describe('useMarkAll', () => {
       () => ({ feed: useFeed(), unread: useFeed({ read: false }), counts: useCounts(), all: useMarkAll('read') }),
       { wrapper: h.wrapper },
     )
-    await waitFor(() => expect(result.current.counts.unreadCapped).toBe(true))
+    await waitFor(() => expect(result.current.counts.unread).toBe(250))
     await settled(h.queryClient)
     const before = h.requests.length
     h.service.faults.add({ path: /mark-as$/, latency: 300, times: 1 })
@@ -69,10 +69,12 @@ describe('useMarkAll', () => {
     expect(h.serviceState()).toMatchObject({ unseen: 0, unread: 20 })
   })
 
-  it('rolls back what is loaded when a batch fails, then shows what the service holds', async () => {
+  it('on a failed batch shows again what the service was known to hold, then what it holds', async () => {
     const h = setup({ fixture: feedFixture(150) })
-    const { result } = renderHook(() => ({ counts: useCounts(), all: useMarkAll() }), { wrapper: h.wrapper })
-    await waitFor(() => expect(result.current.counts.unread).toBe(100))
+    const { result } = renderHook(() => ({ counts: useCounts(), unread: useFeed({ read: false, limit: 100 }), all: useMarkAll() }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.counts.unread).toBe(150))
     await settled(h.queryClient)
     const snapshot = structuredClone(h.cached(UNREAD))
     // The first batch lands, the second fails; reads are slowed so the refetch after it is still out when checked.
@@ -84,12 +86,17 @@ describe('useMarkAll', () => {
       pending = result.current.all.markAll()
     })
     await waitFor(() => expect(result.current.counts.unread).toBe(0))
+    expect(result.current.unread.items).toHaveLength(0)
     await act(() => pending)
+    // The failed change is dropped: what the service held before, while the refetch is out.
+    expect(result.current.counts.unread).toBe(150)
+    expect(result.current.unread.items).toHaveLength(100)
     expect(h.cached(UNREAD)).toEqual(snapshot)
     await waitFor(() => expect(result.current.all.error).toMatchObject({ status: 500 }))
     h.service.faults.clear()
     await settled(h.queryClient)
     expect(h.serviceState().unread).toBe(50)
     expect(result.current.counts).toMatchObject({ unread: 50, unreadCapped: false })
+    expect(result.current.unread.items).toHaveLength(50)
   })
 })

@@ -2,7 +2,7 @@
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { usePreferences } from '../../src/hooks/usePreferences'
-import { useUpdatePreferences } from '../../src/hooks/useUpdatePreferences'
+import { useUpdatePreferences } from '../../src/hooks/usePreferences'
 import { buildFixture, emailStep, inApp, channelStep, workflow } from '../support/fixtures'
 import { settled, setup, sleep } from './harness'
 
@@ -80,19 +80,18 @@ describe('usePreferences and useUpdatePreferences', () => {
     expect(result.current.update.readOnly).toBe(false)
   })
 
-  it('becomes read-only when the update route answers 404, for every hook of that client', async () => {
+  it('becomes read-only when the update route answers 404, for every hook under that provider', async () => {
     const h = setup({ fixture: fixture() })
-    const { result } = renderHook(() => usePrefs(), { wrapper: h.wrapper })
+    const { result } = renderHook(() => ({ ...usePrefs(), other: useUpdatePreferences() }), { wrapper: h.wrapper })
     await waitFor(() => expect(result.current.prefs.data).toBeDefined())
     h.service.faults.add({ method: 'PATCH', status: 404 })
     await act(() => result.current.update.update({ channels: { email: false } }))
     await waitFor(() => expect(result.current.prefs.readOnly).toBe(true))
     expect(result.current.update.readOnly).toBe(true)
     expect(result.current.prefs.data!.global.channels.email).toBe(true)
-    const other = renderHook(() => useUpdatePreferences(), { wrapper: h.wrapper })
-    expect(other.result.current.readOnly).toBe(true)
+    expect(result.current.other.readOnly).toBe(true)
     const before = h.requests.length
-    await act(() => other.result.current.update({ channels: { email: false } }))
+    await act(() => result.current.other.update({ channels: { email: false } }))
     expect(h.requests.length).toBe(before)
   })
 

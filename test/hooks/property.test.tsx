@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { MarkAs } from '../../src/api/types'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
-import { useInboxContext } from '../../src/hooks/useInboxContext'
-import { useMarkAll } from '../../src/hooks/useMarkAll'
+import { useInboxContext } from '../../src/provider/context'
+import { useMarkAll } from '../../src/hooks/useMarkAs'
 import { useMarkAs } from '../../src/hooks/useMarkAs'
-import { markAsState } from '../../src/core/optimistic'
+import { marked as markAsState } from '../../src/core/items'
 import { feedFixture, settled, setup } from './harness'
 
 afterEach(cleanup)

@@ -4,12 +4,12 @@ import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-libr
 import { useState } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
+import { Bell } from '../../src/components/Bell/Bell'
 import { afterEach, describe, expect, it } from 'vitest'
-import { prefetchInbox } from '../../src/core/queries'
+import { prefetchInbox } from '../../src/server'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
-import { useInboxContext } from '../../src/hooks/useInboxContext'
-import { useInboxStore } from '../../src/hooks/useInboxStore'
+import { useInboxContext } from '../../src/provider/context'
 import { useMarkAs } from '../../src/hooks/useMarkAs'
 import { InboxProvider } from '../../src/provider/InboxProvider'
 import { buildFixture, messages, subscriber } from '../support/fixtures'
@@ -29,26 +29,10 @@ function Probe() {
 }
 
 describe('InboxProvider', () => {
-  it('a hook outside the provider throws naming the component', () => {
-    expect(() => renderHook(() => useInboxContext('Bell'))).toThrow('`Bell` must be used within `<InboxProvider>`')
+  it('a hook or component outside the provider throws naming itself', () => {
+    expect(() => renderHook(() => useInboxContext())).toThrow('`useInboxContext` must be used within `<InboxProvider>`')
     expect(() => renderHook(() => useFeed())).toThrow('`useFeed` must be used within `<InboxProvider>`')
-    expect(() => renderHook(() => useInboxStore((s) => s.open, 'Popover'))).toThrow('`Popover` must be used within `<InboxProvider>`')
-  })
-
-  it('gives each provider its own UI store', async () => {
-    const h = setup({ fixture: feedFixture(1) })
-    const { result } = renderHook(
-      () => ({ open: useInboxStore((s) => s.open), tab: useInboxStore((s) => s.tab), store: useInboxContext().store }),
-      { wrapper: h.wrapper },
-    )
-    expect(result.current).toMatchObject({ open: false, tab: 'all' })
-    act(() => {
-      result.current.store.getState().setOpen(true)
-      result.current.store.getState().setTab('unread')
-    })
-    expect(result.current).toMatchObject({ open: true, tab: 'unread' })
-    const other = renderHook(() => useInboxStore((s) => s.open), { wrapper: h.wrapper })
-    expect(other.result.current).toBe(false)
+    expect(() => render(<Bell />)).toThrow('`Bell` must be used within `<InboxProvider>`')
   })
 
   it('creates its own QueryClient and client from baseUrl, apiKey and fetch, and sends getHeaders per request', async () => {

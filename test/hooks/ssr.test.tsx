@@ -1,12 +1,12 @@
 import { dehydrate } from '@tanstack/react-query'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { prefetchInbox } from '../../src/core/queries'
+import { prefetchInbox } from '../../src/server'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
 import { useMarkAs } from '../../src/hooks/useMarkAs'
 import { usePreferences } from '../../src/hooks/usePreferences'
-import { useUpdatePreferences } from '../../src/hooks/useUpdatePreferences'
+import { useUpdatePreferences } from '../../src/hooks/usePreferences'
 import { InboxProvider } from '../../src/provider/InboxProvider'
 import { feedFixture, newQueryClient, setup } from './harness'
 
@@ -35,7 +35,7 @@ describe('server rendering (Node, no DOM)', () => {
     )
     expect(html).toContain('Message 0,Message 1|2|prefs|false')
     const state = dehydrate(queryClient)
-    expect(state.queries.map((q) => q.queryKey[2])).toEqual(['feed', 'feed', 'feed', 'preferences'])
+    expect(state.queries.map((q) => q.queryKey[2])).toEqual(['feed', 'count', 'count', 'preferences'])
     // Rendering asked for nothing: the four requests are the prefetch.
     expect(h.requests).toHaveLength(4)
   })

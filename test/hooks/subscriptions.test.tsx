@@ -2,7 +2,7 @@
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useSubscriberSubscriptions } from '../../src/hooks/useSubscriberSubscriptions'
-import { useTopicSubscriptions } from '../../src/hooks/useTopicSubscriptions'
+import { useTopicSubscriptions } from '../../src/admin'
 import { buildFixture, subscriber, topic } from '../support/fixtures'
 import { setup } from './harness'
 

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { useBulkTrigger } from '../../src/hooks/useBulkTrigger'
+import { useBulkTrigger } from '../../src/admin'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
-import { useTrigger } from '../../src/hooks/useTrigger'
+import { useTrigger } from '../../src/admin'
 import { buildFixture, inApp, messages, subscriber, topic, workflow } from '../support/fixtures'
 import { settled, setup } from './harness'
 

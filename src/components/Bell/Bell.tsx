@@ -5,7 +5,7 @@ import { useCounts } from '../../hooks/useCounts'
 import { format, plural } from '../../i18n'
 import { cx } from '../internal/events'
 import { BellIcon } from '../internal/icons'
-import { useMessages, useComponentUI } from '../internal/ui'
+import { useUI } from '../internal/ui'
 
 /** Which count the Bell shows. */
 export type CountKind = 'unseen' | 'unread'
@@ -42,9 +42,8 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
   { countKind = 'unseen', open = false, titleCount = false, renderBell, unstyled, className, ...rest },
   ref,
 ): ReactElement {
-  const { messages: m, locale } = useMessages('Bell')
-  const { root, c } = useComponentUI('Bell', unstyled)
-  const counts = useCounts(countKind === 'unread' ? { unseen: false } : { unread: false }, 'Bell')
+  const { m, locale, root, c } = useUI('Bell', unstyled)
+  const counts = useCounts(countKind === 'unread' ? { unseen: false } : { unread: false })
   const count = (countKind === 'unread' ? counts.unread : counts.unseen) ?? 0
   const capped = countKind === 'unread' ? !!counts.unreadCapped : !!counts.unseenCapped
   const label = formatCount(count, locale, 99, capped)

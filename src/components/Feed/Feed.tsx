@@ -1,27 +1,22 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import type { HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode } from 'react'
+import { forwardRef, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import type { FocusEvent, HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { dayKey, formatDayLabel } from '../../core/format'
 import { useFeed } from '../../hooks/useFeed'
-import { useMarkAs } from '../../hooks/useMarkAs'
 import { plural } from '../../i18n'
 import { useNow } from '../internal/clock'
 import { cx } from '../internal/events'
 import { ArrowUpIcon, InboxEmptyIcon } from '../internal/icons'
-import { Skeleton, StateMessage } from '../internal/parts'
-import { UIContext, useComponentUI, useMessages, visuallyHidden } from '../internal/ui'
+import { LiveRegion, Skeleton, StateMessage } from '../internal/parts'
+import { UIContext, useUI, visuallyHidden } from '../internal/ui'
 import { NotificationItem } from '../NotificationItem/NotificationItem'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
 import { useVirtualRows } from './useVirtualRows'
 import type { ViewportRect } from './useVirtualRows'
 
-/** Which items a feed lists (the API's feed filters). */
-export interface FeedFilter {
-  read?: boolean
-  seen?: boolean
-  /** Partial payload the items must match. */
-  payload?: JsonObject
-}
+import type { FeedFilter } from '../../core/items'
+
+export type { FeedFilter } from '../../core/items'
 
 /** Props of {@link Feed}; the rest lands on its root `<div>`. */
 export interface FeedProps<P extends JsonObject = JsonObject>
@@ -77,7 +72,8 @@ const AT_TOP = 8
  * item; `r` toggles it read/unread.
  * @example <InboxProvider subscriberId="u1" baseUrl="/api"><Feed filter={{ read: false }} /></InboxProvider>
  */
-export function Feed<P extends JsonObject = JsonObject>({
+export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
+  {
   filter,
   limit = 20,
   renderItem,
@@ -97,11 +93,12 @@ export function Feed<P extends JsonObject = JsonObject>({
   className,
   style,
   ...rest
-}: FeedProps<P>): ReactElement {
-  const { messages: m, locale } = useMessages('Feed')
-  const { root, c, scope } = useComponentUI('Feed', unstyled)
-  const feed = useFeed<P>({ read: filter?.read, seen: filter?.seen, payload: filter?.payload, limit }, 'Feed')
-  const { markAs } = useMarkAs('Feed')
+}: FeedProps<P>,
+  ref: Ref<HTMLDivElement>,
+): ReactElement {
+  const { m, locale, root, c, child: scope, sync } = useUI('Feed', unstyled)
+  const feed = useFeed<P>({ read: filter?.read, seen: filter?.seen, payload: filter?.payload, limit })
+  const markAs = sync.markAs
   const now = useNow()
   const items = feed.items
 
@@ -174,7 +171,7 @@ export function Feed<P extends JsonObject = JsonObject>({
     const timer = setTimeout(() => {
       ids.forEach((id) => requestedSeen.current.add(id))
       // Once answered, seen items are no longer unseen; failed ones may be asked for again.
-      void markAs({ ids, markAs: 'seen' }).then(() => ids.forEach((id) => requestedSeen.current.delete(id)))
+      void markAs(ids, 'seen').then(() => ids.forEach((id) => requestedSeen.current.delete(id)))
     }, 150)
     return () => clearTimeout(timer)
   }, [markSeenOnView, firstVisible, lastVisible, rows, markAs])
@@ -209,6 +206,22 @@ export function Feed<P extends JsonObject = JsonObject>({
     setFocusedId(next._id)
     pendingFocus.current = next._id
   }, [shown, focusedId])
+
+  // Stable across renders (the row reads its own id), so that a row re-renders only when its item does.
+  const shownRef = useRef(shown)
+  shownRef.current = shown
+  const onRowFocus = useCallback((e: FocusEvent<HTMLElement>) => {
+    if (e.target !== e.currentTarget) return
+    const id = e.currentTarget.dataset.id ?? null
+    setFocusedId(id)
+    focusIndex.current = shownRef.current.findIndex((i) => i._id === id)
+  }, [])
+  const clickRef = useRef(onItemClick)
+  clickRef.current = onItemClick
+  const onRowClick = useCallback((e: MouseEvent<HTMLElement>) => {
+    const item = shownRef.current.find((i) => i._id === e.currentTarget.dataset.id)
+    if (item) clickRef.current?.(item, e)
+  }, [])
 
   const moveTo = (index: number) => {
     const target = shown[Math.max(0, Math.min(shown.length - 1, index))]
@@ -304,12 +317,8 @@ export function Feed<P extends JsonObject = JsonObject>({
                   tabIndex={row.item._id === activeId ? 0 : -1}
                   aria-posinset={row.pos}
                   aria-setsize={setSize}
-                  onFocus={(e) => {
-                    if (e.target !== e.currentTarget) return
-                    setFocusedId(row.item._id)
-                    focusIndex.current = row.pos - 1
-                  }}
-                  onClick={onItemClick ? (e) => onItemClick(row.item, e) : undefined}
+                  onFocus={onRowFocus}
+                  onClick={onRowClick}
                   onNavigate={onNavigate as NavigateHandler | undefined}
                   onAction={onAction as ActionHandler | undefined}
                   render={renderItem as ((item: FeedItem, h: ItemHelpers) => ReactNode) | undefined}
@@ -324,7 +333,7 @@ export function Feed<P extends JsonObject = JsonObject>({
 
   return (
     <UIContext.Provider value={scope}>
-    <div {...root} className={cx(c('inbox-feed'), className)} data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
+    <div ref={ref} {...root} className={cx(c('inbox-feed'), className)} data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
       style={{ display: 'flex', flexDirection: 'column', minHeight: 0, position: 'relative', ...style }}
       {...rest}
     >
@@ -334,6 +343,7 @@ export function Feed<P extends JsonObject = JsonObject>({
           {plural(m.newNotifications, hiddenCount, locale)}
         </button>
       )}
+      {'data-inbox-root' in root && <LiveRegion />}
       <div ref={virtual.scrollRef} className={c('inbox-feed__scroller')} style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
         {content}
         {feed.isFetchingNextPage && (
@@ -354,4 +364,4 @@ export function Feed<P extends JsonObject = JsonObject>({
     </div>
     </UIContext.Provider>
   )
-}
+}) as <P extends JsonObject = JsonObject>(props: FeedProps<P> & RefAttributes<HTMLDivElement>) => ReactElement

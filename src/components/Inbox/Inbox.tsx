@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
-import type { HTMLAttributes, KeyboardEvent, ReactElement, ReactNode } from 'react'
+import { forwardRef, useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState } from 'react'
+import type { HTMLAttributes, KeyboardEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
+import { useStore } from 'zustand'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { useCounts } from '../../hooks/useCounts'
-import { useMarkAll } from '../../hooks/useMarkAll'
+import { useMarkAll } from '../../hooks/useMarkAs'
 import { formatCount } from '../../core/format'
 import { plural } from '../../i18n'
 import { InboxProvider } from '../../provider/InboxProvider'
@@ -15,14 +16,13 @@ import type { ViewportRect } from '../Feed/useVirtualRows'
 import { cx } from '../internal/events'
 import { trapTab } from '../internal/focus'
 import { BackIcon, CheckAllIcon, CloseIcon, SettingsIcon } from '../internal/icons'
-import { ErrorBanner } from '../internal/parts'
-import { UIContext, useComponentUI, useIsoLayoutEffect, useMessages, visuallyHidden } from '../internal/ui'
+import { ErrorBanner, LiveRegion } from '../internal/parts'
+import { useControllableState } from '../internal/hooks'
+import { UIContext, useUI, visuallyHidden } from '../internal/ui'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
 import { PreferencesPanel } from '../PreferencesPanel/PreferencesPanel'
 import { InboxTabs, tabElementId } from './InboxTabs'
 import type { InboxTab } from './InboxTabs'
-import { useInboxContext } from '../../hooks/useInboxContext'
-import { useInboxStore } from '../../hooks/useInboxStore'
 
 export type { InboxTab } from './InboxTabs'
 
@@ -79,20 +79,23 @@ export type InboxProps<P extends JsonObject = JsonObject> = InboxViewProps<P> &
  * With `subscriberId` it brings its own `InboxProvider`; without, it uses the one around it.
  * @example <Inbox subscriberId="user-1" baseUrl="/api/inbox" />
  */
-export function Inbox<P extends JsonObject = JsonObject>(props: InboxProps<P>): ReactElement {
+export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject>(
+  props: InboxProps<P>,
+  ref: Ref<HTMLDivElement>,
+): ReactElement {
   const provider: Record<string, unknown> = {}
-  const view: Record<string, unknown> = {}
+  const view: Record<string, unknown> = { ref }
   for (const [key, value] of Object.entries(props)) {
     if ((PROVIDER_KEYS as readonly string[]).includes(key)) provider[key] = value
     else view[key] = value
   }
-  if (props.subscriberId === undefined) return <InboxView<P> {...(view as InboxViewProps<P>)} />
+  if (props.subscriberId === undefined) return <InboxView {...(view as InboxViewProps)} />
   return (
     <InboxProvider {...(provider as unknown as InboxProviderProps)}>
-      <InboxView<P> {...(view as InboxViewProps<P>)} />
+      <InboxView {...(view as InboxViewProps)} />
     </InboxProvider>
   )
-}
+}) as <P extends JsonObject = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
 const PROVIDER_KEYS = [
   'subscriberId',
@@ -111,7 +114,7 @@ const PROVIDER_KEYS = [
   'initialState',
 ] as const satisfies readonly (keyof InboxProviderProps)[]
 
-function InboxView<P extends JsonObject = JsonObject>({
+const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObject>({
   open: openProp,
   defaultOpen = false,
   onOpenChange,
@@ -132,36 +135,21 @@ function InboxView<P extends JsonObject = JsonObject>({
   unstyled = false,
   className,
   ...rest
-}: InboxViewProps<P>): ReactElement {
-  const { messages: m, locale } = useMessages('Inbox')
-  const { root, c, scope } = useComponentUI('Inbox', unstyled)
-  // Uncontrolled state lives in the provider's UI store, so that app code can read and set it too.
-  const { store } = useInboxContext('Inbox')
-  const storeOpen = useInboxStore((s) => s.open, 'Inbox')
-  const view = useInboxStore((s) => s.view, 'Inbox')
-  const tab = useInboxStore((s) => s.tab, 'Inbox')
-  const { setView, setTab } = store.getState()
-  useIsoLayoutEffect(() => {
-    if (defaultOpen && openProp === undefined) store.getState().setOpen(true)
-    // Only the first render's defaultOpen counts.
-  }, [])
-  const open = openProp ?? storeOpen
-  const setOpen = useCallback(
-    (next: boolean) => {
-      if (next === open) return
-      if (openProp === undefined) store.getState().setOpen(next)
-      onOpenChange?.(next)
-    },
-    [open, openProp, store, onOpenChange],
-  )
+}: InboxViewProps<P>, ref: Ref<HTMLDivElement>): ReactElement {
+  const { m, locale, root, c, child: scope, sync } = useUI('Inbox', unstyled)
+  // Per instance: two inboxes under one provider open and close on their own.
+  const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
+  const [view, setView] = useState<'feed' | 'preferences'>('feed')
+  const [tab, setTab] = useState('all')
   const bellRef = useRef<HTMLButtonElement>(null)
   const rootRef = useRef<HTMLDivElement>(null)
+  useImperativeHandle(ref, () => rootRef.current!, [])
   const dialogRef = useRef<HTMLDivElement>(null)
   const id = useId()
   const titleId = `${id}-title`
   const panelId = `${id}-panel`
 
-  const counts = useCounts({}, 'Inbox')
+  const counts = useCounts()
   const unreadLabel = counts.unread > 0 ? formatCount(counts.unread, locale, 99, counts.unreadCapped) : undefined
   const tabs = useMemo<InboxTab[]>(
     () => [
@@ -211,9 +199,8 @@ function InboxView<P extends JsonObject = JsonObject>({
     if (dialogRef.current) trapTab(dialogRef.current, event)
   }
 
-  const markAll = useMarkAll('read', 'Inbox')
+  const markAll = useMarkAll('read')
 
-  const announcement = useNewNotificationAnnouncement(counts.unseen, counts.isLoading)
 
   return (
     <UIContext.Provider value={scope}>
@@ -343,26 +330,9 @@ function InboxView<P extends JsonObject = JsonObject>({
             )}
           </div>
         )}
-        <div role="status" aria-live="polite" aria-atomic="true" style={visuallyHidden}>
-          {announcement ? plural(m.newNotifications, announcement.count, locale) : ''}
-        </div>
+        <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
       </div>
     </UIContext.Provider>
   )
-}
+}) as <P extends JsonObject = JsonObject>(props: InboxViewProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
-/** The number of unseen notifications that arrived since the last change, for the live region. */
-function useNewNotificationAnnouncement(
-  unseen: number | undefined,
-  loading: boolean,
-): { count: number; at: number } | null {
-  const previous = useRef<number | null>(null)
-  const [announcement, setAnnouncement] = useState<{ count: number; at: number } | null>(null)
-  useEffect(() => {
-    if (loading || unseen === undefined) return
-    const before = previous.current
-    previous.current = unseen
-    if (before !== null && unseen > before) setAnnouncement({ count: unseen - before, at: Date.now() })
-  }, [unseen, loading])
-  return announcement
-}

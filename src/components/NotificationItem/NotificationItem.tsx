@@ -1,4 +1,4 @@
-import { forwardRef, useCallback, useId } from 'react'
+import { forwardRef, memo, useCallback, useId } from 'react'
 import type {
   HTMLAttributes,
   KeyboardEvent,
@@ -8,11 +8,11 @@ import type {
 } from 'react'
 import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
 import { formatDateTime, formatRelativeTime } from '../../core/format'
-import { useMarkAs } from '../../hooks/useMarkAs'
+import { useStore } from 'zustand'
 import { useNow } from '../internal/clock'
 import { compose, cx } from '../internal/events'
-import { AlertIcon, CheckIcon, DotIcon, EnvelopeOpenIcon } from '../internal/icons'
-import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+import { AlertIcon, CheckIcon, EnvelopeDotIcon, EnvelopeOpenIcon } from '../internal/icons'
+import { useUI, visuallyHidden } from '../internal/ui'
 import { safeUrl } from '../internal/url'
 import { Avatar } from './Avatar'
 
@@ -57,7 +57,7 @@ export interface NotificationItemProps<P extends JsonObject = JsonObject>
 }
 
 /** The key that toggles read/unread on a focused item. */
-export const TOGGLE_READ_KEY = 'r'
+const TOGGLE_READ_KEY = 'r'
 
 function isInteractive(target: EventTarget | null, root: Element): boolean {
   const el = target as Element | null
@@ -73,19 +73,23 @@ function isInteractive(target: EventTarget | null, root: Element): boolean {
  * `data-unread`, `data-unseen` and `data-pending` show its state.
  * @example <NotificationItem item={item} onNavigate={(url, _, e) => { e.preventDefault(); router.push(url) }} />
  */
-export const NotificationItem = forwardRef<HTMLElement, NotificationItemProps>(function NotificationItem(
+export const NotificationItem = /* @__PURE__ */ memo(
+  forwardRef<HTMLElement, NotificationItemProps>(function NotificationItem(
   { item, onNavigate, onAction, render, unstyled, className, onClick, onKeyDown, ...rest },
   ref,
 ): ReactElement {
-  const { messages: m, locale } = useMessages('NotificationItem')
-  const { root, c } = useComponentUI('NotificationItem', unstyled)
-  const { markAs, error, isPending: pending } = useMarkAs('NotificationItem')
+  const { m, locale, root, c, sync } = useUI('NotificationItem', unstyled)
+  const { store } = sync
+  // Read per item from the provider, so a failure is still told when the row comes back into view.
+  const pending = useStore(store, (s) => s.writes.some((w) => !w.ids || w.ids.has(item._id)))
+  const failure = useStore(store, (s) => s.failures.get(item._id))
+  const markAs = sync.markAs
   const now = useNow()
   const id = useId()
   const href = safeUrl(item.cta?.data?.url)
 
   const mark = useCallback(
-    (kind: 'read' | 'unread') => markAs({ ids: [item._id], markAs: kind }),
+    (kind: 'read' | 'unread') => markAs(item._id, kind).then(() => {}),
     [markAs, item._id],
   )
   const markAsRead = useCallback(() => mark('read'), [mark])
@@ -150,6 +154,7 @@ export const NotificationItem = forwardRef<HTMLElement, NotificationItemProps>(f
       data-unread={item.read ? undefined : ''}
       data-unseen={item.seen ? undefined : ''}
       data-pending={pending ? '' : undefined}
+      data-failed={failure ? '' : undefined}
       data-status={item.status}
       aria-labelledby={render ? undefined : titleId}
       aria-describedby={body && !render ? bodyId : undefined}
@@ -212,10 +217,16 @@ export const NotificationItem = forwardRef<HTMLElement, NotificationItemProps>(f
                 <span>{doneButton?.resultContent || m.actionDone}</span>
               </p>
             )}
-            {error && (
-              <p className={c('inbox-item__error')} role="alert">
+            {failure && (
+              <p className={c('inbox-item__error')}>
                 <AlertIcon width={14} height={14} />
                 <span>{m.updateError}</span>
+                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => void markAs(item._id, failure.markAs)}>
+                  {m.retry}
+                </button>
+                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => sync.dismiss(item._id)}>
+                  {m.dismiss}
+                </button>
               </p>
             )}
           </div>
@@ -227,11 +238,11 @@ export const NotificationItem = forwardRef<HTMLElement, NotificationItemProps>(f
               title={item.read ? m.markAsUnread : m.markAsRead}
               onClick={() => void toggleRead()}
             >
-              {item.read ? <DotIcon width={16} height={16} /> : <EnvelopeOpenIcon width={16} height={16} />}
+              {item.read ? <EnvelopeDotIcon width={16} height={16} /> : <EnvelopeOpenIcon width={16} height={16} />}
             </button>
           </div>
         </>
       )}
     </article>
   )
-})
+}))

@@ -1,13 +1,15 @@
-import { useId, useState } from 'react'
+import { forwardRef, useId } from 'react'
 import type { HTMLAttributes, ReactElement } from 'react'
+import { useStore } from 'zustand'
 import type { Channel, Schedule, UpdatePreferencesBody, Weekday, WorkflowPreference } from '../../api/types'
 import { CHANNELS, WEEKDAYS } from '../../api/types'
-import { usePreferences } from '../../hooks/usePreferences'
-import { useUpdatePreferences } from '../../hooks/useUpdatePreferences'
+import { prefsOf } from '../../core/prefs'
+import { usePreferences, useUpdatePreferences } from '../../hooks/usePreferences'
+import type { InboxMessages } from '../../i18n/types'
 import { cx } from '../internal/events'
 import { LockIcon } from '../internal/icons'
 import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
-import { useMessages, useComponentUI, visuallyHidden } from '../internal/ui'
+import { useUI, visuallyHidden } from '../internal/ui'
 import { Switch } from './Switch'
 import { formatClock, to12h, to24h, weekdayName } from './schedule'
 
@@ -21,55 +23,33 @@ export interface PreferencesPanelProps extends Omit<HTMLAttributes<HTMLDivElemen
   unstyled?: boolean
 }
 
-type Overlay = Record<string, boolean>
-
-const channelKey = (workflowId: string | undefined, channel: Channel) => `${workflowId ?? '*'}:${channel}`
-
 /**
  * The subscriber's notification preferences: global channel switches, each workflow's channel
  * switches (critical ones locked) and the weekly schedule. Changes show at once and are undone,
  * with a visible message, when the service refuses them.
  * @example <PreferencesPanel showCritical={false} />
  */
-export function PreferencesPanel({
-  showCritical = true,
-  showSchedule = true,
-  unstyled,
-  className,
-  ...rest
-}: PreferencesPanelProps): ReactElement {
-  const { messages: m, locale } = useMessages('PreferencesPanel')
-  const { root, c } = useComponentUI('PreferencesPanel', unstyled)
-  const prefs = usePreferences({}, 'PreferencesPanel')
-  const critical = usePreferences({ criticality: 'critical', enabled: showCritical }, 'PreferencesPanel')
-  const updater = useUpdatePreferences('PreferencesPanel')
-  const readOnly = !!(prefs.readOnly || updater.readOnly)
-  const [overlay, setOverlay] = useState<Overlay>({})
-  const [scheduleDraft, setScheduleDraft] = useState<Schedule | null>(null)
+export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps>(function PreferencesPanel(
+  { showCritical = true, showSchedule = true, unstyled, className, ...rest },
+  ref,
+): ReactElement {
+  const { m, locale, root, c, sync } = useUI('PreferencesPanel', unstyled)
+  const prefs = usePreferences()
+  const critical = usePreferences({ criticality: 'critical', enabled: showCritical })
+  const updater = useUpdatePreferences()
+  const updates = useStore(prefsOf(sync).store, (s) => s.updates)
+  const readOnly = prefs.readOnly
   const id = useId()
 
-  const send = async (body: UpdatePreferencesBody, keys: string[], onDone?: () => void) => {
-    await updater.update(body)
-    setOverlay((o) => {
-      const next = { ...o }
-      for (const k of keys) delete next[k]
-      return next
-    })
-    onDone?.()
-  }
-
-  const toggle = (workflowId: string | undefined, channel: Channel, value: boolean) => {
-    const key = channelKey(workflowId, channel)
-    setOverlay((o) => ({ ...o, [key]: value }))
-    void send({ channels: { [channel]: value }, ...(workflowId ? { workflowId } : {}) }, [key])
-  }
-
-  const valueOf = (workflowId: string | undefined, channel: Channel, server: boolean | undefined) =>
-    overlay[channelKey(workflowId, channel)] ?? server ?? true
+  const toggle = (workflowId: string | undefined, channel: Channel, value: boolean) =>
+    void updater.update({ channels: { [channel]: value }, ...(workflowId ? { workflowId } : {}) })
+  /** Whether an update of this switch is on its way. */
+  const pending = (workflowId: string | undefined, channel: Channel) =>
+    updates.some((u: UpdatePreferencesBody) => u.workflowId === workflowId && u.channels?.[channel] !== undefined)
 
   if (prefs.isLoading) {
     return (
-      <div {...root} className={cx(c('inbox-prefs'), className)} data-state="loading" {...rest}>
+      <div ref={ref} {...root} className={cx(c('inbox-prefs'), className)} data-state="loading" {...rest}>
         <Skeleton c={c} label={m.loading} rows={3} lines={2} />
       </div>
     )
@@ -77,7 +57,7 @@ export function PreferencesPanel({
 
   if (!prefs.data) {
     return (
-      <div {...root} className={cx(c('inbox-prefs'), className)} data-state="error" {...rest}>
+      <div ref={ref} {...root} className={cx(c('inbox-prefs'), className)} data-state="error" {...rest}>
         <StateMessage
           c={c}
           state="error"
@@ -91,13 +71,9 @@ export function PreferencesPanel({
   const data = prefs.data
   const globalChannels = CHANNELS.filter((c) => data.global.channels[c] !== undefined)
   const criticalWorkflows = showCritical ? (critical.data?.workflows ?? []) : []
-  const schedule = scheduleDraft ?? data.global.schedule
+  const schedule = data.global.schedule
   const lockId = `${id}-lock`
-
-  const saveSchedule = (next: Schedule) => {
-    setScheduleDraft(next)
-    void send({ schedule: next }, [], () => setScheduleDraft(null))
-  }
+  const saveSchedule = (next: Schedule) => void updater.update({ schedule: next })
 
   const workflowGroup = (wf: WorkflowPreference, locked: boolean) => {
     const channels = CHANNELS.filter((c) => wf.channels[c] !== undefined)
@@ -126,10 +102,10 @@ export function PreferencesPanel({
             <Switch
               key={ch}
               label={m[`channel_${ch}`]}
-              checked={locked ? !!wf.channels[ch] : valueOf(wf.workflow.identifier, ch, wf.channels[ch])}
+              checked={wf.channels[ch] ?? true}
               disabled={locked || readOnly}
               describedBy={locked ? `${lockId}-${wf.workflow.identifier}` : undefined}
-              pending={channelKey(wf.workflow.identifier, ch) in overlay}
+              pending={!locked && pending(wf.workflow.identifier, ch)}
               onChange={(v) => toggle(wf.workflow.identifier, ch, v)}
               c={c}
             />
@@ -140,7 +116,7 @@ export function PreferencesPanel({
   }
 
   return (
-    <div {...root} className={cx(c('inbox-prefs'), className)} data-state="ready" {...rest}>
+    <div ref={ref} {...root} className={cx(c('inbox-prefs'), className)} data-state="ready" {...rest}>
       {readOnly && <p className={c('inbox-prefs__note')}>{m.preferencesReadOnly}</p>}
       {updater.error && (
         <ErrorBanner c={c} message={m.preferencesSaveError} dismissLabel={m.dismiss} onDismiss={updater.reset} />
@@ -155,9 +131,9 @@ export function PreferencesPanel({
             <Switch
               key={ch}
               label={m[`channel_${ch}`]}
-              checked={valueOf(undefined, ch, data.global.channels[ch])}
+              checked={data.global.channels[ch] ?? true}
               disabled={readOnly}
-              pending={channelKey(undefined, ch) in overlay}
+              pending={pending(undefined, ch)}
               onChange={(v) => toggle(undefined, ch, v)}
               c={c}
             />
@@ -189,7 +165,7 @@ export function PreferencesPanel({
       )}
     </div>
   )
-}
+})
 
 const DEFAULT_HOURS = { start: '09:00 AM', end: '05:00 PM' }
 
@@ -205,7 +181,7 @@ function ScheduleEditor({
   schedule: Schedule | undefined
   readOnly: boolean
   locale: string
-  labels: ReturnType<typeof useMessages>['messages']
+  labels: InboxMessages
   idBase: string
   onChange: (next: Schedule) => void
   c: (name: string) => string | undefined

@@ -1,11 +1,11 @@
-import { useId } from 'react'
+import { forwardRef, useId } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import type { TopicSubscription } from '../../api/types'
 import { useSubscriberSubscriptions } from '../../hooks/useSubscriberSubscriptions'
 import { cx } from '../internal/events'
 import { BackIcon, ForwardIcon } from '../internal/icons'
 import { Skeleton, StateMessage } from '../internal/parts'
-import { useComponentUI, useMessages } from '../internal/ui'
+import { useUI } from '../internal/ui'
 
 /** Props of {@link TopicSubscriptions}; the rest lands on its root `<section>`. */
 export interface TopicSubscriptionsProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
@@ -23,16 +23,11 @@ export interface TopicSubscriptionsProps extends Omit<HTMLAttributes<HTMLElement
  * The topics the subscriber belongs to, a page at a time (cursor pagination with Previous/Next).
  * @example <TopicSubscriptions limit={5} />
  */
-export function TopicSubscriptions({
-  limit = 10,
-  topicKey,
-  renderTopic,
-  unstyled,
-  className,
-  ...rest
-}: TopicSubscriptionsProps): ReactElement {
-  const { messages: m } = useMessages('TopicSubscriptions')
-  const { root, c } = useComponentUI('TopicSubscriptions', unstyled)
+export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProps>(function TopicSubscriptions(
+  { limit = 10, topicKey, renderTopic, unstyled, className, ...rest },
+  ref,
+): ReactElement {
+  const { m, root, c } = useUI('TopicSubscriptions', unstyled)
   const list = useSubscriberSubscriptions({ limit, ...(topicKey ? { key: topicKey } : {}) })
   const titleId = useId()
 
@@ -68,6 +63,7 @@ export function TopicSubscriptions({
 
   return (
     <section
+      ref={ref}
       {...root}
       className={cx(c('inbox-topics'), className)}
       aria-labelledby={titleId}
@@ -104,4 +100,4 @@ export function TopicSubscriptions({
       )}
     </section>
   )
-}
+})

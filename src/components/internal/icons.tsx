@@ -75,10 +75,13 @@ export function CheckIcon(props: IconProps): ReactElement {
   )
 }
 
-export function DotIcon(props: IconProps): ReactElement {
+/** A closed envelope with a dot: "mark as unread". */
+export function EnvelopeDotIcon(props: IconProps): ReactElement {
   return (
     <Svg {...props}>
-      <circle cx="12" cy="12" r="4" fill="currentColor" stroke="none" />
+      <path d="M20 11v7a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h8" />
+      <path d="m4 8 8 5 3.5-2.2" />
+      <circle cx="19" cy="6" r="2.5" fill="currentColor" stroke="none" />
     </Svg>
   )
 }

@@ -2,6 +2,7 @@ import { createRoot } from 'react-dom/client'
 import { createService, demoFixture, DEMO_SUBSCRIBER_ID } from '../../../server'
 import { Inbox } from '../../../src/components/Inbox/Inbox'
 import '../../../src/styles/index.css'
+import { ar } from '../../../src/locales/ar'
 
 const params = new URLSearchParams(location.search)
 const theme = (params.get('theme') ?? 'light') as 'light' | 'dark'
@@ -28,7 +29,7 @@ function App() {
           apiKey={service.apiKey}
           fetch={serviceFetch}
           theme={theme}
-          locale={locale}
+          messages={rtl ? ar : undefined}
           defaultOpen={params.get('open') !== '0'}
           pollInterval={0}
           countKind="unread"

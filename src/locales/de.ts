@@ -1,7 +1,8 @@
-import type { InboxMessages } from './types'
+import type { InboxMessages } from '../i18n/types'
 
 /** German strings. */
 export const de: InboxMessages = {
+  lang: 'de',
   dir: 'ltr',
   inboxTitle: 'Benachrichtigungen',
   bellLabel: 'Benachrichtigungen',

@@ -1,7 +1,8 @@
-import type { InboxMessages } from './types'
+import type { InboxMessages } from '../i18n/types'
 
 /** Arabic strings (right to left). */
 export const ar: InboxMessages = {
+  lang: 'ar',
   dir: 'rtl',
   inboxTitle: 'الإشعارات',
   bellLabel: 'الإشعارات',

@@ -1,7 +1,8 @@
-import type { InboxMessages } from './types'
+import type { InboxMessages } from '../i18n/types'
 
 /** French strings. */
 export const fr: InboxMessages = {
+  lang: 'fr',
   dir: 'ltr',
   inboxTitle: 'Notifications',
   bellLabel: 'Notifications',

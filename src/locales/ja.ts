@@ -1,7 +1,8 @@
-import type { InboxMessages } from './types'
+import type { InboxMessages } from '../i18n/types'
 
 /** Japanese strings. */
 export const ja: InboxMessages = {
+  lang: 'ja',
   dir: 'ltr',
   inboxTitle: '通知',
   bellLabel: '通知',

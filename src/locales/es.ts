@@ -1,7 +1,8 @@
-import type { InboxMessages } from './types'
+import type { InboxMessages } from '../i18n/types'
 
 /** Spanish strings. */
 export const es: InboxMessages = {
+  lang: 'es',
   dir: 'ltr',
   inboxTitle: 'Notificaciones',
   bellLabel: 'Notificaciones',

@@ -1,7 +1,8 @@
-import type { InboxMessages } from './types'
+import type { InboxMessages } from '../i18n/types'
 
 /** English strings; the fallback of every other locale. */
 export const en: InboxMessages = {
+  lang: 'en',
   dir: 'ltr',
   inboxTitle: 'Notifications',
   bellLabel: 'Notifications',
@@ -32,7 +33,7 @@ export const en: InboxMessages = {
   unread: 'Unread',
   actionDone: 'Done',
   avatarAlt: 'Sender',
-  updateError: 'The change couldn’t be saved. Try again.',
+  updateError: 'The change couldn’t be saved.',
   markAllError: 'Not all notifications could be marked as read.',
   dismiss: 'Dismiss',
   close: 'Close',

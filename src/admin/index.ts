@@ -1,0 +1,290 @@
+/**
+ * inbox-kit/admin: hooks for back-office screens — trigger and bulk trigger, integrations, a topic's
+ * subscribers. They need an API key that may do these things, which a browser must not hold: use them
+ * in trusted internal tools, or behind a server of your own that checks who may do what. The kit's own
+ * proxy (`inbox-kit/proxy`) refuses these operations from a browser.
+ */
+import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query'
+import { createContext, createElement, useCallback, useContext, useMemo, type ReactNode } from 'react'
+import { createInboxClient } from '../api/client'
+import type {
+  BulkTriggerBody,
+  CountedCursorPage,
+  InboxClient,
+  Integration,
+  JsonObject,
+  PrimaryIntegration,
+  Recipient,
+  TopicSubscription,
+  TopicSubscriptionsParams,
+  TriggerBody,
+  TriggerResult,
+} from '../api/types'
+import { useCursorList, type CursorListResult } from '../hooks/useCursorList'
+import { useInboxScope } from '../provider/context'
+
+export type { CursorListResult } from '../hooks/useCursorList'
+
+/** Query keys of the admin reads (under the subscriber's, so that a subscriber switch drops them). */
+export const adminKeys = {
+  integrations: (subscriberId: string) => ['inbox', subscriberId, 'admin', 'integrations'] as const,
+  topicSubscriptions: (subscriberId: string, topicKey: string, params: TopicSubscriptionsParams = {}) =>
+    ['inbox', subscriberId, 'admin', 'topic', topicKey, params] as const,
+}
+
+/** What the admin option builders need: a full client (see `createInboxClient`). */
+export interface AdminDeps {
+  client: InboxClient
+  subscriberId: string
+}
+
+/** Options of the organization's active integrations. */
+export function integrationsQueryOptions(deps: AdminDeps) {
+  return queryOptions({
+    queryKey: adminKeys.integrations(deps.subscriberId),
+    queryFn: ({ signal }) => deps.client.listActiveIntegrations({ signal }),
+    staleTime: 30_000,
+  })
+}
+
+/** Options of one page of a topic's subscriptions. */
+export function topicSubscriptionsQueryOptions(deps: AdminDeps, topicKey: string, params: TopicSubscriptionsParams = {}) {
+  return queryOptions({
+    queryKey: adminKeys.topicSubscriptions(deps.subscriberId, topicKey, params),
+    queryFn: ({ signal }) => deps.client.listTopicSubscriptions(topicKey, params, { signal }),
+    staleTime: 30_000,
+  })
+}
+
+const AdminContext = /* @__PURE__ */ createContext<InboxClient | null>(null)
+
+/**
+ * Gives the admin hooks below it their own client (e.g. one that reaches your back office), while
+ * they keep the surrounding `InboxProvider`'s subscriber and cache: a trigger refreshes that inbox.
+ *
+ * @example
+ * <InboxAdminProvider client={createInboxClient({ baseUrl: '/admin/api' })}>
+ *   <SendForm />
+ * </InboxAdminProvider>
+ */
+export function InboxAdminProvider({ client, children }: { client: InboxClient; children?: ReactNode }): ReactNode {
+  return createElement(AdminContext.Provider, { value: client }, children)
+}
+
+/**
+ * The client of the admin hooks: an `InboxAdminProvider`'s, else the provider's own when it has every
+ * operation, else a full client built from the provider's options.
+ */
+function useAdmin(name: string) {
+  const scope = useInboxScope(name)
+  const given = useContext(AdminContext)
+  const { sync, clientOptions } = scope
+  const client = useMemo(() => {
+    if (given) return given
+    if ('trigger' in sync.client) return sync.client as InboxClient
+    if (clientOptions) return createInboxClient(clientOptions)
+    throw new Error(`\`${name}\` needs a client with every operation: pass one to \`<InboxAdminProvider client={…}>\``)
+  }, [given, sync, clientOptions, name])
+  return { ...scope, client, queryClient: sync.queryClient as QueryClient, subscriberId: sync.subscriberId }
+}
+
+/** What {@link useActiveIntegrations} returns. */
+export interface UseActiveIntegrationsResult {
+  /** Every active integration of the organization, all environments and channels. */
+  data?: Integration[]
+  isLoading: boolean
+  error: Error | null
+  refetch: () => Promise<void>
+}
+
+/**
+ * The organization's active integrations.
+ *
+ * @example
+ * const { data } = useActiveIntegrations()
+ * const primaryEmail = data?.find((i) => i.channel === 'email' && i.primary)
+ */
+export function useActiveIntegrations(options: { enabled?: boolean } = {}): UseActiveIntegrationsResult {
+  const { client, queryClient, subscriberId, enabled } = useAdmin('useActiveIntegrations')
+  const query = useQuery(
+    { ...integrationsQueryOptions({ client, subscriberId }), enabled: enabled && options.enabled !== false },
+    queryClient,
+  )
+  const { refetch: again } = query
+  const refetch = useCallback(() => again().then(() => {}), [again])
+  return { ...(query.data ? { data: query.data } : {}), isLoading: query.isLoading, error: query.error, refetch }
+}
+
+/** Channels whose integrations can be primary. */
+const PRIMARY_CHANNELS = ['email', 'sms']
+
+/**
+ * Makes one integration primary as the service does: the others of its channel and environment lose
+ * `primary`, it becomes active with no conditions. Returns `list` itself when nothing changes.
+ */
+export function applySetPrimary<T extends Integration>(list: T[], integrationId: string): T[] {
+  const target = list.find((i) => i._id === integrationId)
+  if (!target || !PRIMARY_CHANNELS.includes(target.channel)) return list
+  return list.map((i) =>
+    i === target
+      ? { ...i, active: true, primary: true, conditions: [] }
+      : i.primary && i.channel === target.channel && i._environmentId === target._environmentId
+        ? { ...i, primary: false }
+        : i,
+  )
+}
+
+/** What {@link useSetPrimaryIntegration} returns. */
+export interface UseSetPrimaryIntegrationResult {
+  /** Makes an email or sms integration primary; resolves with the service's answer, rejects on failure. */
+  setPrimary: (integrationId: string) => Promise<PrimaryIntegration>
+  isPending: boolean
+  error: Error | null
+  reset: () => void
+}
+
+/**
+ * Sets the primary integration of a channel, optimistically: in the cached list the other primaries
+ * of that channel and environment lose `primary` at once; a failure restores the list and fetches it
+ * again. Calls run one after another, in order.
+ *
+ * @example
+ * const { setPrimary } = useSetPrimaryIntegration()
+ * <button onClick={() => setPrimary(integration._id!).catch(() => {})}>Make primary</button>
+ */
+export function useSetPrimaryIntegration(): UseSetPrimaryIntegrationResult {
+  const { client, queryClient, subscriberId } = useAdmin('useSetPrimaryIntegration')
+  const key = adminKeys.integrations(subscriberId)
+  const mutation = useMutation(
+    {
+      mutationKey: [...key, 'setPrimary'],
+      scope: { id: key.join('\u0000') },
+      onMutate: async (integrationId: string) => {
+        await queryClient.cancelQueries({ queryKey: key })
+        const before = queryClient.getQueryData<Integration[]>(key)
+        if (before) queryClient.setQueryData(key, applySetPrimary(before, integrationId))
+        return before
+      },
+      mutationFn: (integrationId: string) => client.setPrimaryIntegration(integrationId),
+      onError: (_error, _id, before) => {
+        // Restored only when no later call laid its own change over it; the refetch settles the rest.
+        if (before && queryClient.isMutating({ mutationKey: [...key, 'setPrimary'] }) === 1) queryClient.setQueryData(key, before)
+        void queryClient.invalidateQueries({ queryKey: key })
+      },
+    },
+    queryClient,
+  )
+  return { setPrimary: mutation.mutateAsync, isPending: mutation.isPending, error: mutation.error, reset: mutation.reset }
+}
+
+/**
+ * Whether `to` may include the subscriber: their id, a subscriber object with it, a topic (whose
+ * members are not known here) unless it excludes them, or an array with one of these.
+ */
+function mayReach(to: Recipient | Recipient[] | undefined, subscriberId: string): boolean {
+  if (Array.isArray(to)) return to.some((r) => mayReach(r, subscriberId))
+  if (typeof to === 'string') return to === subscriberId
+  if (!to || typeof to !== 'object') return false
+  if ('type' in to && to.type === 'Topic') return !(to.exclude ?? []).includes(subscriberId)
+  return !('subscriberId' in to) || to.subscriberId === subscriberId
+}
+
+/** What {@link useTrigger} returns. */
+export interface UseTriggerResult<P extends JsonObject = JsonObject> {
+  /** Triggers a workflow; resolves with the result (`status` says whether it was processed), rejects on failure. */
+  trigger: (body: TriggerBody<P>) => Promise<TriggerResult>
+  /** The latest result. */
+  data?: TriggerResult
+  isPending: boolean
+  error: Error | null
+  reset: () => void
+}
+
+/**
+ * Triggers a workflow. When the current subscriber may be a recipient, the inbox looks for news once
+ * the service answered.
+ *
+ * @example
+ * const { trigger } = useTrigger<{ orderId: string }>()
+ * await trigger({ name: 'order-shipped', to: 'user-1', payload: { orderId: '42' } })
+ */
+export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResult<P> {
+  const { client, queryClient, sync, subscriberId } = useAdmin('useTrigger')
+  const mutation = useMutation(
+    {
+      mutationFn: (body: TriggerBody<P>) => client.trigger(body),
+      onSuccess: (result, body) => {
+        if (result.status === 'processed' && mayReach(body.to, subscriberId)) return sync.refresh()
+      },
+    },
+    queryClient,
+  )
+  return { trigger: mutation.mutateAsync, ...(mutation.data ? { data: mutation.data } : {}), isPending: mutation.isPending, error: mutation.error, reset: mutation.reset }
+}
+
+/** What {@link useBulkTrigger} returns. */
+export interface UseBulkTriggerResult<P extends JsonObject = JsonObject> {
+  /** Triggers 1–100 events; resolves with one result per event in order, rejects when the request fails. */
+  bulkTrigger: (body: BulkTriggerBody<P>) => Promise<TriggerResult[]>
+  /** The latest results. */
+  data?: TriggerResult[]
+  isPending: boolean
+  error: Error | null
+  reset: () => void
+}
+
+/**
+ * Triggers several events in one request. One event's failure does not stop the others (see each
+ * result's `status`); the inbox looks for news once if any processed event may reach the subscriber.
+ *
+ * @example
+ * const { bulkTrigger } = useBulkTrigger()
+ * const results = await bulkTrigger({ events: ids.map((to) => ({ name: 'digest', to })) })
+ */
+export function useBulkTrigger<P extends JsonObject = JsonObject>(): UseBulkTriggerResult<P> {
+  const { client, queryClient, sync, subscriberId } = useAdmin('useBulkTrigger')
+  const mutation = useMutation(
+    {
+      mutationFn: (body: BulkTriggerBody<P>) => client.bulkTrigger(body),
+      onSuccess: (results, body) => {
+        if (body.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId))) return sync.refresh()
+      },
+    },
+    queryClient,
+  )
+  return { bulkTrigger: mutation.mutateAsync, ...(mutation.data ? { data: mutation.data } : {}), isPending: mutation.isPending, error: mutation.error, reset: mutation.reset }
+}
+
+/** Options of {@link useTopicSubscriptions}. */
+export interface UseTopicSubscriptionsOptions {
+  /** Only this subscriber's subscription. */
+  subscriberId?: string
+  /** Items per page, 1–100. @default 10 */
+  limit?: number
+  /** @default true */
+  enabled?: boolean
+}
+
+/**
+ * The subscriptions of a topic, a page at a time, forwards and backwards, with the total count
+ * (`totalCountCapped` when the service stopped counting).
+ *
+ * @example
+ * const { items, totalCount, totalCountCapped, next, hasNext } = useTopicSubscriptions('release-notes')
+ */
+export function useTopicSubscriptions(topicKey: string, options: UseTopicSubscriptionsOptions = {}): CursorListResult<TopicSubscription> {
+  const { client, queryClient, subscriberId: current, enabled } = useAdmin('useTopicSubscriptions')
+  const { subscriberId, limit } = options
+  const { page, result } = useCursorList<TopicSubscription, CountedCursorPage<TopicSubscription>>(
+    JSON.stringify([current, topicKey, subscriberId, limit]),
+    (position) =>
+      topicSubscriptionsQueryOptions({ client, subscriberId: current }, topicKey, {
+        ...(subscriberId === undefined ? {} : { subscriberId }),
+        ...(limit === undefined ? {} : { limit }),
+        ...position,
+      }),
+    enabled && options.enabled !== false && topicKey !== '',
+    queryClient,
+  )
+  return page ? { ...result, totalCount: page.totalCount, totalCountCapped: page.totalCountCapped } : result
+}

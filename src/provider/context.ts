@@ -1,0 +1,57 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { createContext, useContext } from 'react'
+import type { InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
+import type { InboxSync } from '../core/sync'
+import type { InboxMessages } from '../i18n/types'
+
+/** Colour scheme: fixed, or following the system setting. */
+export type InboxTheme = 'light' | 'dark' | 'system'
+
+/** What {@link useInboxContext} gives: the provider's client, QueryClient and subscriber. */
+export interface InboxContextValue {
+  /** The API client every request of this provider goes through. */
+  client: SubscriberClient | InboxClient
+  /** The provider's own QueryClient (or the one passed in). */
+  queryClient: QueryClient
+  /** Whose inbox this is. */
+  subscriberId: string
+  /** Looks for news now (the counts, then the lists if they changed); resolves when done. */
+  refresh: () => Promise<void>
+  /** The provider's locale of dates and numbers. */
+  locale: string
+  theme: InboxTheme
+}
+
+/** Everything the kit's hooks and components share below one provider. */
+export interface InboxScope {
+  sync: InboxSync
+  /** What the provider built its client from (admin hooks build a full client from it). */
+  clientOptions: InboxClientOptions | undefined
+  locale: string
+  messages: Partial<InboxMessages> | undefined
+  theme: InboxTheme
+  /** `false` while the provider waits: no request is made. */
+  enabled: boolean
+  value: InboxContextValue
+}
+
+export const InboxContext = /* @__PURE__ */ createContext<InboxScope | null>(null)
+
+/** The provider's scope; throws outside one, naming the component or hook at fault. */
+export function useInboxScope(name: string): InboxScope {
+  const scope = useContext(InboxContext)
+  if (!scope) throw new Error(`\`${name}\` must be used within \`<InboxProvider>\``)
+  return scope
+}
+
+/**
+ * The nearest {@link InboxProvider}'s client, QueryClient and subscriber, for requests of your own.
+ * Throws outside a provider.
+ *
+ * @example
+ * const { client, subscriberId } = useInboxContext()
+ * const page = await client.getFeed(subscriberId, { limit: 5 })
+ */
+export function useInboxContext(): InboxContextValue {
+  return useInboxScope('useInboxContext').value
+}

@@ -1,0 +1,58 @@
+/**
+ * inbox-kit/server: query keys, query options and prefetching, safe to import on a server (a React
+ * Server Component, a route loader) and in the browser alike: nothing here touches the DOM or React.
+ */
+import type { QueryClient } from '@tanstack/react-query'
+import type { Criticality, InboxClient, SubscriberClient } from './api/types'
+import {
+  countQueryOptions,
+  feedQueryOptions,
+  preferencesQueryOptions,
+  type FeedFilters,
+  type QueryDeps,
+} from './core/queries'
+
+export {
+  countQueryOptions,
+  feedQueryOptions,
+  fetchCount,
+  inboxKeys,
+  preferencesQueryOptions,
+  subscriptionsQueryOptions,
+  DEFAULT_LIMIT,
+} from './core/queries'
+export type { CountData, CountKind, FeedFilters, QueryDeps } from './core/queries'
+export type { FeedData, FeedFilter } from './core/items'
+
+/** What {@link prefetchInbox} loads. */
+export interface PrefetchInboxOptions {
+  /** Feed lists to load besides the counts. @default [{}] (the unfiltered feed, 20 a page) */
+  feeds?: Partial<FeedFilters>[]
+  /** Also load the unread and unseen counts. @default true */
+  counts?: boolean
+  /** Also load the preferences of these criticalities. @default [] */
+  preferences?: Criticality[]
+}
+
+/**
+ * Loads an inbox into a QueryClient on the server, for `dehydrate(queryClient)` and the provider's
+ * `initialState`: the page renders with data and the browser asks for none of it again.
+ *
+ * @example
+ * const queryClient = new QueryClient()
+ * await prefetchInbox(queryClient, createInboxClient({ baseUrl, apiKey }), 'user-1')
+ * // <InboxProvider subscriberId="user-1" initialState={dehydrate(queryClient)}>…
+ */
+export async function prefetchInbox(
+  queryClient: QueryClient,
+  client: SubscriberClient | InboxClient,
+  subscriberId: string,
+  options: PrefetchInboxOptions = {},
+): Promise<void> {
+  const deps: QueryDeps = { client, subscriberId }
+  await Promise.all([
+    ...(options.feeds ?? [{}]).map((f) => queryClient.prefetchInfiniteQuery(feedQueryOptions(deps, f))),
+    ...(options.counts === false ? [] : (['unread', 'unseen'] as const).map((k) => queryClient.prefetchQuery(countQueryOptions(deps, k)))),
+    ...(options.preferences ?? []).map((c) => queryClient.prefetchQuery(preferencesQueryOptions(deps, c))),
+  ])
+}
