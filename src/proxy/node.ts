@@ -55,7 +55,12 @@ export function toNodeHandler(
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
     })
-    res.on('finish', () => drainRest(req))
+    // The body stream's listeners, taken off once the answer is out, so that draining reads the rest.
+    const bodyListeners = { detach: () => {} }
+    res.on('finish', () => {
+      bodyListeners.detach()
+      drainRest(req)
+    })
     const path = (req.originalUrl ?? req.url ?? '/').split('?')[0]!
     try {
       const method = req.method ?? 'GET'
@@ -67,7 +72,7 @@ export function toNodeHandler(
       if (!url) return void sendError(res, 400, path, 'The Host header or the request target is not a usable URL.')
       let request: Request
       try {
-        request = toRequest(req, method, url, controller.signal)
+        request = toRequest(req, method, url, controller.signal, bodyListeners)
       } catch {
         return void sendError(res, 400, path, 'The request could not be read.')
       }
@@ -139,7 +144,7 @@ function requestUrl(req: NodeRequest): URL | null {
   }
 }
 
-function toRequest(req: NodeRequest, method: string, url: URL, signal: AbortSignal): Request {
+function toRequest(req: NodeRequest, method: string, url: URL, signal: AbortSignal, stream: { detach: () => void }): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue
@@ -155,20 +160,17 @@ function toRequest(req: NodeRequest, method: string, url: URL, signal: AbortSign
           : JSON.stringify(req.body)
       headers.delete('content-length')
     } else {
-      body = bodyStream(req)
+      body = bodyStream(req, stream)
     }
   }
   return new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit)
 }
 
-/** Listeners a body stream put on its request, so that draining can take them off. */
-const detachers = new WeakMap<NodeRequest, () => void>()
-
 /**
  * The request body as a web stream, with back-pressure. Built by hand rather than with
  * `node:stream`, so that the proxy entry imports nothing of Node and also loads in edge runtimes.
  */
-function bodyStream(req: NodeRequest): ReadableStream<Uint8Array> {
+function bodyStream(req: NodeRequest, handle: { detach: () => void }): ReadableStream<Uint8Array> {
   let detach = () => {}
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -195,9 +197,8 @@ function bodyStream(req: NodeRequest): ReadableStream<Uint8Array> {
         req.off('end', onEnd)
         req.off('error', onError)
         req.off('close', onClose)
-        detachers.delete(req)
       }
-      detachers.set(req, detach)
+      handle.detach = detach
       req.on('data', onData)
       req.on('end', onEnd)
       req.on('error', onError)
@@ -220,7 +221,6 @@ function bodyStream(req: NodeRequest): ReadableStream<Uint8Array> {
  * (after the answer, so the client still gets it); past {@link DRAIN_MS}, it closes the connection.
  */
 function drainRest(req: NodeRequest): void {
-  detachers.get(req)?.()
   if (req.complete || req.destroyed || req.listenerCount('data') > 0) return
   let left = DRAIN_BYTES
   const timer = setTimeout(() => req.socket?.destroy(), DRAIN_MS)
