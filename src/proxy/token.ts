@@ -109,7 +109,8 @@ export async function createSubscriberToken(
 
 /**
  * Checks a token's signature and expiry. Resolves with its subscriber, or null for any token that is
- * malformed, forged, signed with another secret, or expired. Throws only for a secret that is too short.
+ * malformed, longer than 4,096 characters, forged, signed with another secret, expired, or for a subscriberId
+ * `createSubscriberToken` would refuse. Throws only for a secret that is too short.
  *
  * @example
  * const verified = await verifySubscriberToken(token, secret)
