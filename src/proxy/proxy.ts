@@ -1,6 +1,8 @@
 import { BodyTooLarge, readBody } from './body'
 import { createMemoryRateLimitStore } from './rateLimit'
 import type { RateLimitRule, RateLimitStore } from './rateLimit'
+import type { ErrorBody } from '../api/types'
+import { base64UrlEncode } from '../auth/tokenPayload'
 
 /** Options of {@link createInboxProxy}; `C` is what the host passes beside the request (see `toNodeHandler`). */
 export interface InboxProxyOptions<C = unknown> {
@@ -112,23 +114,18 @@ function errorResponse(status: number, path: string, message: string, headers: R
   })
 }
 
-interface ErrorShape {
-  statusCode: number
-  timestamp: string
-  path: string
-  message: string | string[]
-  error: string
-  errors?: Record<string, { messages: string[]; value?: unknown }>
-  errorId?: string
-}
+/** The error shape as the service may send it: some services send `message` as a list. */
+type ErrorShape = Omit<ErrorBody, 'message'> & { message: string | string[] }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** Replaces every spelling of the API key in a text, whatever its case, so no relayed value can carry it. */
-function keyRedactor(apiKey: string): (text: string) => string {
-  const pattern = new RegExp(apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')
-  return (text) => text.replace(pattern, '[redacted]')
+/** Finds and replaces every spelling of the API key in a text, whatever its case, so no relayed value carries it. */
+function keyRedactor(apiKey: string) {
+  const source = apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const every = new RegExp(source, 'gi')
+  const any = new RegExp(source, 'i')
+  return { redact: (text: string) => text.replace(every, '[redacted]'), mentions: (text: string) => any.test(text) }
 }
 
 /** A JSON value rebuilt with every string (keys too) redacted; values nested deeper than `depth` become null. */
@@ -182,14 +179,12 @@ function relayedError(status: number, text: string, path: string, redact: (text:
 
 /**
  * The key the service sees for a subscriber's Idempotency-Key: a digest of both, so that subscribers sharing
- * one API key never share a key space (one could neither collide with nor probe another's keys), in 50
+ * one API key never share a key space (one could neither collide with nor probe another's keys), in 49
  * characters whatever the length of the key the browser chose.
  */
 async function scopedIdempotencyKey(subscriberId: string, key: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify([subscriberId, key])))
-  let binary = ''
-  for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte)
-  return 'inbox-' + btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return 'inbox-' + base64UrlEncode(new Uint8Array(digest))
 }
 
 /** One path segment decoded once; null when it is not valid percent-encoding. */
@@ -263,8 +258,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   const basePath = (options.basePath ?? '').replace(/^\/*/, '/').replace(/\/+$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 65_536
   const timeout = options.timeout ?? 30_000
-  const redact = keyRedactor(options.apiKey)
-  const keyPattern = new RegExp(options.apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i')
+  const { redact, mentions } = keyRedactor(options.apiKey)
   const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? { limit: 600, windowMs: 60_000 })
   if (rateLimit && !(rateLimit.limit >= 1 && rateLimit.windowMs > 0 && Number.isFinite(rateLimit.limit / rateLimit.windowMs))) {
     throw new RangeError('rateLimit needs a limit of at least 1 and a positive windowMs.')
@@ -399,7 +393,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       return new Response(JSON.stringify(relayedError(response.status, text, path, redact)), { status: response.status, headers: out })
     }
     // Escapes could spell the key in a way a plain search misses; such bodies are read as JSON first.
-    if (keyPattern.test(text) || text.includes('\\')) text = redactBody(text, redact)
+    if (mentions(text) || text.includes('\\')) text = redactBody(text, redact)
     return new Response(text, { status: response.status, headers: out })
   }
   return Object.assign(inboxProxy, { methods: METHODS })
