@@ -1,6 +1,14 @@
 /** inbox-kit/proxy: the server side that keeps the service's API key off the browser. */
 export { createInboxProxy } from './proxy'
-export type { InboxProxyOptions } from './proxy'
+export type { InboxProxyHandler, InboxProxyOptions } from './proxy'
+export { createMemoryRateLimitStore } from './rateLimit'
+export type {
+  MemoryRateLimitStore,
+  MemoryRateLimitStoreOptions,
+  RateLimitRule,
+  RateLimitStore,
+  RateLimitVerdict,
+} from './rateLimit'
 export { bearerTokenAuth, createSubscriberToken, verifySubscriberToken } from './token'
 export type { CreateSubscriberTokenOptions, VerifiedSubscriberToken, VerifySubscriberTokenOptions } from './token'
 export { toNodeHandler } from './node'

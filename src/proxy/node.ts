@@ -14,6 +14,20 @@ export interface NodeContext {
   res: ServerResponse
 }
 
+/** Methods the Fetch API refuses to put in a `Request`, so no fetch-standard handler can be asked about them. */
+const UNCARRIED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** What a handler that does not say which methods it takes is taken to take: all that fetch can carry. */
+const FETCH_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']
+
+/**
+ * After an early answer (a 401 before the body was read, a 413 halfway), the rest of the body is read and
+ * dropped, so the connection can serve the next request, but only this much and this long: past either, the
+ * connection is ended rather than kept reading for a client that may never stop sending.
+ */
+const DRAIN_BYTES = 1 << 20
+const DRAIN_MS = 2_000
+
 /**
  * Adapts a fetch-standard handler (such as the one from `createInboxProxy`) to Node's
  * `(req, res)` signature, for `http.createServer` and Express alike.
@@ -22,11 +36,18 @@ export interface NodeContext {
  * With Express, the full URL (`req.originalUrl`) is used, so the proxy's `basePath` is the mount path.
  * The handler gets `{ req, res }` as its second argument, so `authenticate` can read `req.session`.
  *
+ * Requests that cannot become a fetch `Request` are answered here, in the service's error shape: a method
+ * fetch cannot carry (`TRACE`, `CONNECT`) → 405 with `Allow` (the handler's `methods` when it has them), a
+ * `Host` header or request target that is not a usable URL → 400. The request body is read only as fast as
+ * the handler reads it; when the handler answers before reading all of it, at most 1 MiB more is read (and
+ * dropped), after which the connection is ended, and closed 2 s after the answer at the latest. A client that
+ * goes away mid-body aborts the request's `signal` and errors its body; nothing throws.
+ *
  * @example
  * app.use('/api/inbox', toNodeHandler(createInboxProxy({ ..., basePath: '/api/inbox' })))
  */
 export function toNodeHandler(
-  handler: (request: Request, context: NodeContext) => Promise<Response>,
+  handler: ((request: Request, context: NodeContext) => Promise<Response>) & { readonly methods?: readonly string[] },
 ): (req: NodeRequest, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   return async (req, res) => {
     const controller = new AbortController()
@@ -34,8 +55,28 @@ export function toNodeHandler(
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
     })
+    // The body stream's listeners, taken off once the answer is out, so that draining reads the rest.
+    const bodyListeners = { detach: () => {} }
+    res.on('finish', () => {
+      bodyListeners.detach()
+      drainRest(req)
+    })
+    const path = (req.originalUrl ?? req.url ?? '/').split('?')[0]!
     try {
-      const response = await handler(toRequest(req, controller.signal), { req, res })
+      const method = req.method ?? 'GET'
+      if (UNCARRIED_METHODS.has(method.toUpperCase())) {
+        const allow = (handler.methods ?? FETCH_METHODS).join(', ')
+        return void sendError(res, 405, path, `The method ${method} is not allowed here.`, { allow })
+      }
+      const url = requestUrl(req)
+      if (!url) return void sendError(res, 400, path, 'The Host header or the request target is not a usable URL.')
+      let request: Request
+      try {
+        request = toRequest(req, method, url, controller.signal, bodyListeners)
+      } catch {
+        return void sendError(res, 400, path, 'The request could not be read.')
+      }
+      const response = await handler(request, { req, res })
       res.statusCode = response.status
       response.headers.forEach((value, name) => res.setHeader(name, value))
       if (!response.body) {
@@ -44,7 +85,8 @@ export function toNodeHandler(
       }
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         if (controller.signal.aborted) break
-        res.write(chunk)
+        // Written only as fast as the client reads, so a slow reader does not pile the answer up in memory.
+        if (!res.write(chunk)) await writable(res)
       }
       res.end()
     } catch {
@@ -52,31 +94,63 @@ export function toNodeHandler(
         res.destroy()
         return
       }
-      res.statusCode = 500
-      res.setHeader('content-type', 'application/json; charset=utf-8')
-      res.end(
-        JSON.stringify({
-          statusCode: 500,
-          timestamp: new Date().toISOString(),
-          path: (req.originalUrl ?? req.url ?? '/').split('?')[0],
-          message: 'The request could not be handled.',
-          error: 'Internal Server Error',
-        }),
-      )
+      sendError(res, 500, path, 'The request could not be handled.')
     }
   }
 }
 
-function toRequest(req: NodeRequest, signal: AbortSignal): Request {
-  // Only the path and query are read by the proxy; the host is a placeholder when the header is missing.
-  const url = new URL(req.originalUrl ?? req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
+/** Resolves once `res` takes more, or is gone. */
+function writable(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
+function sendError(res: ServerResponse, status: number, path: string, message: string, headers: Record<string, string> = {}) {
+  const error = { 400: 'Bad Request', 405: 'Method Not Allowed', 500: 'Internal Server Error' }[status as 400 | 405 | 500]
+  res.statusCode = status
+  for (const [name, value] of Object.entries({ ...headers, 'content-type': 'application/json; charset=utf-8' })) {
+    res.setHeader(name, value)
+  }
+  res.end(JSON.stringify({ statusCode: status, timestamp: new Date().toISOString(), path, message, error }))
+}
+
+/**
+ * The request's URL, or null when the Host header is not a bare host and port (it would move or rewrite the
+ * path) or the target is neither a path nor an absolute http(s) URL. A missing Host (HTTP/1.0) reads as
+ * `localhost`.
+ */
+function requestUrl(req: NodeRequest): URL | null {
+  const host = req.headers.host ?? 'localhost'
+  if (!/^(?:\[[\dA-Fa-f:.]+\]|[\w.~!$&'()*+,;=%-]+)(?::\d*)?$/.test(host)) return null
+  let target = req.originalUrl ?? req.url ?? '/'
+  const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http'
+  try {
+    if (!target.startsWith('/')) {
+      const absolute = new URL(target)
+      if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') return null
+      target = absolute.pathname + absolute.search
+    }
+    // Joined as text rather than resolved against a base, so that a target starting `//` stays a path.
+    return new URL(`${scheme}://${host}${target}`)
+  } catch {
+    return null
+  }
+}
+
+function toRequest(req: NodeRequest, method: string, url: URL, signal: AbortSignal, stream: { detach: () => void }): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue
     if (Array.isArray(value)) for (const v of value) headers.append(name, v)
     else headers.set(name, value)
   }
-  const method = req.method ?? 'GET'
   let body: BodyInit | undefined
   if (method !== 'GET' && method !== 'HEAD') {
     if (req.body !== undefined && (req.readableEnded || req.complete)) {
@@ -86,7 +160,7 @@ function toRequest(req: NodeRequest, signal: AbortSignal): Request {
           : JSON.stringify(req.body)
       headers.delete('content-length')
     } else {
-      body = bodyStream(req)
+      body = bodyStream(req, stream)
     }
   }
   return new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit)
@@ -95,9 +169,8 @@ function toRequest(req: NodeRequest, signal: AbortSignal): Request {
 /**
  * The request body as a web stream, with back-pressure. Built by hand rather than with
  * `node:stream`, so that the proxy entry imports nothing of Node and also loads in edge runtimes.
- * A cancelled stream (a body over the limit) lets the rest drain unread, so the answer still goes out.
  */
-function bodyStream(req: NodeRequest): ReadableStream<Uint8Array> {
+function bodyStream(req: NodeRequest, handle: { detach: () => void }): ReadableStream<Uint8Array> {
   let detach = () => {}
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -113,21 +186,60 @@ function bodyStream(req: NodeRequest): ReadableStream<Uint8Array> {
         detach()
         controller.error(error)
       }
+      // A client gone mid-body may close the request without an 'error'; the reader must not wait forever.
+      const onClose = () => {
+        if (req.complete) return
+        detach()
+        controller.error(new Error('The client closed the connection before sending the whole body.'))
+      }
       detach = () => {
         req.off('data', onData)
         req.off('end', onEnd)
         req.off('error', onError)
+        req.off('close', onClose)
       }
+      handle.detach = detach
       req.on('data', onData)
       req.on('end', onEnd)
       req.on('error', onError)
+      req.on('close', onClose)
     },
     pull() {
       req.resume()
     },
     cancel() {
+      // Paused until the answer is out: what is left is drained then, once reading it cannot delay the answer.
       detach()
-      req.resume()
+      req.pause()
     },
   })
+}
+
+/**
+ * Once the answer is out, reads and drops what is left of a request body nobody will read, so the connection
+ * can serve the next request. Past {@link DRAIN_BYTES}, it stops reading and ends its side of the connection
+ * (after the answer, so the client still gets it); past {@link DRAIN_MS}, it closes the connection.
+ */
+function drainRest(req: NodeRequest): void {
+  if (req.complete || req.destroyed || req.listenerCount('data') > 0) return
+  let left = DRAIN_BYTES
+  const timer = setTimeout(() => req.socket?.destroy(), DRAIN_MS)
+  ;(timer as { unref?: () => void }).unref?.()
+  const onData = (chunk: Uint8Array | string) => {
+    left -= chunk.length
+    if (left >= 0) return
+    req.off('data', onData)
+    req.pause()
+    req.socket?.end()
+  }
+  const done = () => {
+    clearTimeout(timer)
+    req.off('data', onData)
+  }
+  req.on('data', onData)
+  req.once('end', done)
+  req.once('close', done)
+  // An error here is the client going away, which is what draining waits for anyway.
+  req.once('error', done)
+  req.resume()
 }

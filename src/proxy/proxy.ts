@@ -1,4 +1,8 @@
 import { BodyTooLarge, readBody } from './body'
+import { createMemoryRateLimitStore } from './rateLimit'
+import type { RateLimitRule, RateLimitStore } from './rateLimit'
+import type { ErrorBody } from '../api/types'
+import { base64UrlEncode } from '../auth/tokenPayload'
 
 /** Options of {@link createInboxProxy}; `C` is what the host passes beside the request (see `toNodeHandler`). */
 export interface InboxProxyOptions<C = unknown> {
@@ -16,38 +20,23 @@ export interface InboxProxyOptions<C = unknown> {
   maxBodyBytes?: number
   /** Path the proxy is mounted under, e.g. `/api/inbox`; the part after it is the API path. @default '' */
   basePath?: string
-  /** Milliseconds to wait for the service before answering 504. @default 30000 */
+  /**
+   * Milliseconds to wait for the request body (→ 408, so a client that never finishes sending does not hold
+   * the request open), and then again for the service (→ 504). @default 30000
+   */
   timeout?: number
   /**
-   * Requests each subscriber may make per window (→ 429 with `Retry-After`), so that one signed-in user
-   * cannot spend the rate limit of the API key every subscriber shares. Counted per process; `false` turns
-   * it off. @default { limit: 600, windowMs: 60000 }
+   * Requests each subscriber may make at once and per `windowMs` (→ 429 with `Retry-After`), so that one
+   * signed-in user cannot spend the rate limit of the API key every subscriber shares. Refused requests,
+   * answered before the limit is looked at (401, 403, 405), cost nothing. `store` keeps the counts: by default
+   * {@link createMemoryRateLimitStore}, per process and at most 100,000 subscribers; pass a shared store to
+   * hold the limit across instances. A store that fails (throws or rejects) lets the request through, so an
+   * outage of a shared store does not take the inbox down with it. `false` turns the limit off.
+   * @default { limit: 600, windowMs: 60000, store: createMemoryRateLimitStore() }
    */
-  rateLimit?: { limit: number; windowMs: number } | false
+  rateLimit?: (RateLimitRule & { store?: RateLimitStore }) | false
   /** @default globalThis.fetch */
   fetch?: typeof fetch
-}
-
-/** A token bucket per subscriber: `limit` requests at once, refilled evenly over `windowMs`. */
-function subscriberLimiter({ limit, windowMs }: { limit: number; windowMs: number }) {
-  const buckets = new Map<string, { tokens: number; at: number }>()
-  const rate = limit / windowMs
-  return (subscriberId: string): number => {
-    const now = Date.now()
-    if (buckets.size > 10_000) {
-      // Full buckets carry no information; dropping them keeps the map to the recently active.
-      for (const [id, b] of buckets) if (b.tokens + (now - b.at) * rate >= limit) buckets.delete(id)
-    }
-    const bucket = buckets.get(subscriberId) ?? { tokens: limit, at: now }
-    bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * rate)
-    bucket.at = now
-    buckets.set(subscriberId, bucket)
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1
-      return 0
-    }
-    return Math.ceil((1 - bucket.tokens) / rate)
-  }
 }
 
 interface Route {
@@ -75,10 +64,16 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', segments: ['v2', 'subscribers', ':id', 'subscriptions'], query: [...CURSOR_QUERY, 'key'], body: false },
 ]
 
-const REQUEST_HEADERS = ['accept', 'content-type', 'idempotency-key']
+/** Every method some route forwards; any other is answered 405. */
+const METHODS = [...new Set(ROUTES.map((r) => r.method))].sort()
+const ALLOW = METHODS.join(', ')
+
+/** The service's limit on Idempotency-Key, kept here too so a key the service would refuse is refused alike. */
+const MAX_IDEMPOTENCY_KEY = 255
+
+const REQUEST_HEADERS = ['accept', 'content-type']
 const RESPONSE_HEADERS = [
   'content-type',
-  'idempotency-key',
   'idempotency-replay',
   'retry-after',
   'ratelimit-limit',
@@ -90,21 +85,106 @@ const REASONS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
+  503: 'Service Unavailable',
   504: 'Gateway Timeout',
 }
 
-/** An answer in the service's error shape, so the browser's client reads proxy errors like the service's. */
+const reason = (status: number) => REASONS[status] ?? (status >= 500 ? 'Server Error' : 'Error')
+
+/** The service's error shape, so the browser's client reads proxy errors like the service's. */
+function errorBody(status: number, path: string, message: string): ErrorShape {
+  return { statusCode: status, timestamp: new Date().toISOString(), path, message, error: reason(status) }
+}
+
+/** An answer in the service's error shape. */
 function errorResponse(status: number, path: string, message: string, headers: Record<string, string> = {}): Response {
-  const body = { statusCode: status, timestamp: new Date().toISOString(), path, message, error: REASONS[status] }
-  return new Response(JSON.stringify(body), {
+  return new Response(JSON.stringify(errorBody(status, path, message)), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   })
+}
+
+/** The error shape as the service may send it: some services send `message` as a list. */
+type ErrorShape = Omit<ErrorBody, 'message'> & { message: string | string[] }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Finds and replaces every spelling of the API key in a text, whatever its case, so no relayed value carries it. */
+function keyRedactor(apiKey: string) {
+  const source = apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const every = new RegExp(source, 'gi')
+  const any = new RegExp(source, 'i')
+  return { redact: (text: string) => text.replace(every, '[redacted]'), mentions: (text: string) => any.test(text) }
+}
+
+/** A JSON value rebuilt with every string (keys too) redacted; values nested deeper than `depth` become null. */
+function redactValue(value: unknown, redact: (text: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return redact(value)
+  if (value === null || typeof value !== 'object') return value
+  if (depth <= 0) return null
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, depth - 1))
+  // No prototype, so that a key named `__proto__` stays a key.
+  const out: Record<string, unknown> = Object.create(null)
+  for (const [k, v] of Object.entries(value)) out[redact(k)] = redactValue(v, redact, depth - 1)
+  return out
+}
+
+/**
+ * The service's error answer cut down to the fields of the error shape, each of its type and redacted; a body
+ * that is not the error shape at all gets a plain one with the same status.
+ */
+function relayedError(status: number, text: string, path: string, redact: (text: string) => string): ErrorShape {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  const source = isObject(parsed) ? parsed : {}
+  const str = (value: unknown) => (typeof value === 'string' ? redact(value) : undefined)
+  const message = Array.isArray(source.message) && source.message.every((m) => typeof m === 'string')
+    ? source.message.map(redact)
+    : str(source.message)
+  const body: ErrorShape = {
+    statusCode: status,
+    timestamp: str(source.timestamp) ?? new Date().toISOString(),
+    path: str(source.path) ?? path,
+    message: message ?? `The notification service answered ${status}.`,
+    error: str(source.error) ?? reason(status),
+  }
+  if (isObject(source.errors)) {
+    const errors: NonNullable<ErrorShape['errors']> = Object.create(null)
+    for (const [field, entry] of Object.entries(source.errors)) {
+      if (!isObject(entry) || !Array.isArray(entry.messages)) continue
+      const messages = entry.messages.filter((m): m is string => typeof m === 'string').map(redact)
+      errors[redact(field)] = 'value' in entry ? { messages, value: redactValue(entry.value, redact, 32) } : { messages }
+    }
+    body.errors = errors
+  }
+  const errorId = str(source.errorId)
+  if (errorId !== undefined) body.errorId = errorId
+  return body
+}
+
+/**
+ * The key the service sees for a subscriber's Idempotency-Key: a digest of both, so that subscribers sharing
+ * one API key never share a key space (one could neither collide with nor probe another's keys), in 49
+ * characters whatever the length of the key the browser chose.
+ */
+async function scopedIdempotencyKey(subscriberId: string, key: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify([subscriberId, key])))
+  return 'inbox-' + base64UrlEncode(new Uint8Array(digest))
 }
 
 /** One path segment decoded once; null when it is not valid percent-encoding. */
@@ -135,17 +215,33 @@ function match(method: string, apiPath: string, subscriberId: string): Match {
   return { kind: 'forbidden' }
 }
 
+/** The handler {@link createInboxProxy} returns: fetch-standard, plus the methods it forwards. */
+export interface InboxProxyHandler<C = unknown> {
+  (request: Request, context?: C): Promise<Response>
+  /**
+   * The methods the proxy forwards (`GET`, `PATCH`, `POST`); any other is answered 405 with them in `Allow`.
+   * `toNodeHandler` reads them to answer the methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`).
+   */
+  readonly methods: readonly string[]
+}
+
 /**
  * Creates the subscriber-scoped proxy: a fetch-standard handler to mount in your server (for example
  * at `/api/inbox`) so that the browser reaches the service without ever holding the API key.
  *
  * It forwards only the subscriber-facing operations (feed, mark-as, preferences read and update, the
  * subscriber's own subscriptions), only for the id `authenticate` returns, and adds
- * `Authorization: ApiKey …` itself. No user → 401; another subscriber or any other operation → 403;
- * a body over `maxBodyBytes` → 413; more than `rateLimit` requests of one subscriber → 429; the service
- * unreachable → 502; its own errors pass through as they are.
+ * `Authorization: ApiKey …` itself. A method it never forwards → 405 with `Allow`; no user → 401; another
+ * subscriber or any other operation → 403; a body over `maxBodyBytes` → 413, or not sent within `timeout`
+ * → 408; an Idempotency-Key over 255 characters → 400; more than `rateLimit` requests of one subscriber → 429;
+ * the service unreachable → 502, too slow → 504.
  * Writes must be JSON (else 415) and not cross-site (`Sec-Fetch-Site`, else 403), so that a session
  * cookie cannot be ridden by another site's form.
+ *
+ * The service's own errors keep their status, with only the fields of the error shape (statusCode,
+ * timestamp, path, message, error, errors, errorId) relayed. The API key is redacted from everything relayed,
+ * headers included. Idempotency keys are scoped per subscriber: the service sees a digest of subscriber and
+ * key, the browser its own key.
  *
  * @example
  * const handler = createInboxProxy({
@@ -155,20 +251,38 @@ function match(method: string, apiPath: string, subscriberId: string): Match {
  *   authenticate: async (request) => (await getSession(request))?.userId ?? null,
  * })
  */
-export function createInboxProxy<C = unknown>(
-  options: InboxProxyOptions<C>,
-): (request: Request, context?: C) => Promise<Response> {
+export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): InboxProxyHandler<C> {
   if (!options.apiKey) throw new TypeError('createInboxProxy needs the service API key.')
   const upstream = new URL(options.upstreamUrl)
   const upstreamBase = upstream.origin + upstream.pathname.replace(/\/+$/, '')
   const basePath = (options.basePath ?? '').replace(/^\/*/, '/').replace(/\/+$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 65_536
   const timeout = options.timeout ?? 30_000
-  const limited = options.rateLimit === false ? () => 0 : subscriberLimiter(options.rateLimit ?? { limit: 600, windowMs: 60_000 })
+  const { redact, mentions } = keyRedactor(options.apiKey)
+  const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? { limit: 600, windowMs: 60_000 })
+  if (rateLimit && !(rateLimit.limit >= 1 && rateLimit.windowMs > 0 && Number.isFinite(rateLimit.limit / rateLimit.windowMs))) {
+    throw new RangeError('rateLimit needs a limit of at least 1 and a positive windowMs.')
+  }
+  const rule: RateLimitRule | null = rateLimit && { limit: rateLimit.limit, windowMs: rateLimit.windowMs }
+  const store = rateLimit && (rateLimit.store ?? createMemoryRateLimitStore())
 
-  return async function inboxProxy(request: Request, context?: C): Promise<Response> {
+  /** Milliseconds the subscriber must wait, or 0 to go ahead. */
+  async function limited(subscriberId: string): Promise<number> {
+    if (!store || !rule) return 0
+    try {
+      const verdict = await store.take(subscriberId, 1, Date.now(), rule)
+      return verdict.ok ? 0 : Math.max(1, verdict.retryAfterMs)
+    } catch {
+      return 0
+    }
+  }
+
+  async function inboxProxy(request: Request, context?: C): Promise<Response> {
     const url = new URL(request.url)
     const path = url.pathname
+    if (!METHODS.includes(request.method)) {
+      return errorResponse(405, path, `The method ${request.method} is not allowed here.`, { allow: ALLOW })
+    }
 
     let subscriberId: string | null | undefined
     try {
@@ -184,12 +298,13 @@ export function createInboxProxy<C = unknown>(
     const found = apiPath === null ? ({ kind: 'forbidden' } as const) : match(request.method, apiPath, subscriberId)
     if (found.kind === 'forbidden') return errorResponse(403, path, 'This operation is not allowed here.')
     const { route } = found
-    const wait = limited(subscriberId)
+    const wait = await limited(subscriberId)
     if (wait > 0) {
       return errorResponse(429, path, 'Too many requests; try again shortly.', { 'retry-after': String(Math.ceil(wait / 1000)) })
     }
 
     let body: Uint8Array | null = null
+    let idempotencyKey: string | null = null
     if (route.body) {
       // A write from another site (a form, a no-cors fetch riding on the session cookie) is refused: such
       // requests either say so in Sec-Fetch-Site or cannot send a JSON content type without a preflight.
@@ -199,14 +314,20 @@ export function createInboxProxy<C = unknown>(
       if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
         return errorResponse(415, path, 'Send the request body as application/json.')
       }
+      idempotencyKey = request.headers.get('idempotency-key')
+      if (idempotencyKey !== null && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
+        return errorResponse(400, path, `Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`)
+      }
       const declared = Number(request.headers.get('content-length') ?? 0)
       if (declared > maxBodyBytes) return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
+      const reading = AbortSignal.timeout(timeout)
       try {
-        body = await readBody(request, maxBodyBytes)
+        body = await readBody(request, maxBodyBytes, reading)
       } catch (error) {
         if (error instanceof BodyTooLarge) {
           return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
         }
+        if (reading.aborted) return errorResponse(408, path, 'The request body did not arrive in time.')
         return errorResponse(400, path, 'The request body could not be read.')
       }
     }
@@ -225,6 +346,7 @@ export function createInboxProxy<C = unknown>(
       const value = request.headers.get(name)
       if (value !== null) headers.set(name, value)
     }
+    if (idempotencyKey !== null) headers.set('idempotency-key', await scopedIdempotencyKey(subscriberId, idempotencyKey))
     headers.set('authorization', `ApiKey ${options.apiKey}`)
 
     const controller = new AbortController()
@@ -262,8 +384,26 @@ export function createInboxProxy<C = unknown>(
     const out = new Headers({ 'cache-control': 'no-store' })
     for (const name of RESPONSE_HEADERS) {
       const value = response.headers.get(name)
-      if (value !== null) out.set(name, value)
+      if (value !== null) out.set(name, redact(value))
     }
-    return new Response(response.status === 204 || response.status === 205 ? null : text, { status: response.status, headers: out })
+    if (idempotencyKey !== null && response.headers.has('idempotency-key')) out.set('idempotency-key', idempotencyKey)
+    if (response.status === 204 || response.status === 205) return new Response(null, { status: response.status, headers: out })
+    if (response.status >= 400) {
+      out.set('content-type', 'application/json; charset=utf-8')
+      return new Response(JSON.stringify(relayedError(response.status, text, path, redact)), { status: response.status, headers: out })
+    }
+    // Escapes could spell the key in a way a plain search misses; such bodies are read as JSON first.
+    if (mentions(text) || text.includes('\\')) text = redactBody(text, redact)
+    return new Response(text, { status: response.status, headers: out })
+  }
+  return Object.assign(inboxProxy, { methods: METHODS })
+}
+
+/** A success body with the API key redacted: as JSON when it is JSON, as text otherwise. */
+function redactBody(text: string, redact: (text: string) => string): string {
+  try {
+    return JSON.stringify(redactValue(JSON.parse(text), redact, Infinity))
+  } catch {
+    return redact(text)
   }
 }

@@ -4,6 +4,24 @@ import type { SubscriberTokenPayload } from '../auth/tokenPayload'
 /** Shortest secret accepted: HMAC-SHA256 is only as strong as a key of at least its output size. */
 const MIN_SECRET_BYTES = 32
 
+/** Longest token verified, so that a request cannot make the proxy hash megabytes. */
+const MAX_TOKEN_LENGTH = 4096
+
+/**
+ * Why the proxy could never serve `subscriberId`, or null when it can. Issuing and verifying both ask this,
+ * so that every token issued is one the proxy accepts.
+ */
+function subscriberIdProblem(subscriberId: unknown): string | null {
+  if (typeof subscriberId !== 'string' || !subscriberId) return 'subscriberId must be a non-empty string.'
+  // A lone surrogate becomes U+FFFD in the token's UTF-8, so the token would name someone else.
+  if (!/^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/.test(subscriberId)) {
+    return 'subscriberId must be well-formed Unicode (it has a lone surrogate).'
+  }
+  // URLs drop `.` and `..` path segments, so no request path can name them.
+  if (subscriberId === '.' || subscriberId === '..') return `subscriberId cannot be "${subscriberId}": no URL path can carry it.`
+  return null
+}
+
 /** Options of {@link createSubscriberToken}. */
 export interface CreateSubscriberTokenOptions {
   /** Lifetime in seconds. Keep it short (minutes); the browser helper fetches a new one before it runs out. */
@@ -59,6 +77,10 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
  * Format: `base64url(JSON payload).base64url(HMAC-SHA256(secret, first part))`; the payload
  * (`{sub, iat, exp}`, times in seconds) is readable by the browser, the signature only checkable with the secret.
  *
+ * Issues only tokens the proxy accepts: throws a TypeError for a subscriberId that is empty, not well-formed
+ * Unicode, or `.` / `..` (which no URL path can carry), and a RangeError when the token would be longer than
+ * the 4,096 characters `verifySubscriberToken` reads.
+ *
  * @example
  * // at login, on the server
  * const token = await createSubscriberToken(user.id, process.env.INBOX_TOKEN_SECRET!, { expiresIn: 600 })
@@ -68,19 +90,27 @@ export async function createSubscriberToken(
   secret: string,
   options: CreateSubscriberTokenOptions,
 ): Promise<string> {
-  if (typeof subscriberId !== 'string' || !subscriberId) throw new TypeError('subscriberId must be a non-empty string.')
+  const problem = subscriberIdProblem(subscriberId)
+  if (problem) throw new TypeError(problem)
   if (!Number.isFinite(options.expiresIn) || options.expiresIn <= 0) {
     throw new TypeError('expiresIn must be a positive number of seconds.')
   }
   const iat = Math.floor((options.now ?? Date.now)() / 1000)
   const payload: SubscriberTokenPayload = { sub: subscriberId, iat, exp: iat + Math.ceil(options.expiresIn) }
   const encoded = base64UrlEncode(encoder.encode(JSON.stringify(payload)))
-  return `${encoded}.${base64UrlEncode(await sign(encoded, secret))}`
+  const token = `${encoded}.${base64UrlEncode(await sign(encoded, secret))}`
+  if (token.length > MAX_TOKEN_LENGTH) {
+    throw new RangeError(
+      `subscriberId is too long: its token would be ${token.length} characters, over the ${MAX_TOKEN_LENGTH} the proxy accepts.`,
+    )
+  }
+  return token
 }
 
 /**
  * Checks a token's signature and expiry. Resolves with its subscriber, or null for any token that is
- * malformed, forged, signed with another secret, or expired. Throws only for a secret that is too short.
+ * malformed, longer than 4,096 characters, forged, signed with another secret, expired, or for a subscriberId
+ * `createSubscriberToken` would refuse. Throws only for a secret that is too short.
  *
  * @example
  * const verified = await verifySubscriberToken(token, secret)
@@ -92,11 +122,11 @@ export async function verifySubscriberToken(
   options: VerifySubscriberTokenOptions = {},
 ): Promise<VerifiedSubscriberToken | null> {
   const key = hmacKey(secret)
-  if (typeof token !== 'string' || token.length > 4096) return null
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null
   const [encoded, signature] = token.split('.')
   const payload = readSubscriberToken(token)
   const given = signature ? base64UrlDecode(signature) : null
-  if (!payload || !encoded || !given) return null
+  if (!payload || !encoded || !given || subscriberIdProblem(payload.sub)) return null
   await key
   if (!constantTimeEqual(await sign(encoded, secret), given)) return null
   const expiresAt = payload.exp * 1000

@@ -20,7 +20,8 @@ describe('the inbox-kit/proxy entry', () => {
     const code = chunks.map((c) => c.code).join('\n')
     expect(code).not.toMatch(/(from|import)\s*\(?\s*["'](react|node:)/)
     expect(code).not.toMatch(/\brequire\(/)
-    for (const name of ['createInboxProxy', 'createSubscriberToken', 'verifySubscriberToken', 'bearerTokenAuth', 'toNodeHandler', 'readSubscriberToken']) {
+    const names = ['createInboxProxy', 'createSubscriberToken', 'verifySubscriberToken', 'bearerTokenAuth', 'toNodeHandler', 'readSubscriberToken']
+    for (const name of [...names, 'createMemoryRateLimitStore']) {
       expect(chunks[0]!.exports).toContain(name)
     }
   })

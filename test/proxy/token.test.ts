@@ -2,6 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bearerTokenAuth, createSubscriberToken, readSubscriberToken, verifySubscriberToken } from '../../src/proxy'
 import { base64UrlDecode, base64UrlEncode } from '../../src/auth/tokenPayload'
+import { path } from '../../src/api/encoding'
+import { SECRET as PROXY_SECRET, startProxy } from './harness'
 
 const SECRET = 'a-test-secret-that-is-long-enough-for-hmac'
 const OTHER_SECRET = 'another-secret-that-is-long-enough-for-hmac'
@@ -103,5 +105,80 @@ describe('subscriber tokens', () => {
     expect(await authenticate(request(`Basic ${token}`))).toBeNull()
     expect(await authenticate(request(`Bearer ${token}, Bearer ${token}`))).toBeNull()
     expect(await authenticate(request('ApiKey demo-secret-key'))).toBeNull()
+  })
+})
+
+/** A token signed as the issuer would, for any payload, so that verification can be tried on ids the issuer refuses. */
+async function handSigned(payload: object, secret: string): Promise<string> {
+  const encoded = base64UrlEncode(new TextEncoder().encode(JSON.stringify(payload)))
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(encoded)))
+  return `${encoded}.${base64UrlEncode(signature)}`
+}
+
+describe('subscriber tokens the proxy could never accept', () => {
+  it('are refused when issuing, with an error that names the problem', async () => {
+    for (const id of ['.', '..']) {
+      await expect(createSubscriberToken(id, SECRET, { expiresIn: 60 })).rejects.toThrow(TypeError)
+      await expect(createSubscriberToken(id, SECRET, { expiresIn: 60 })).rejects.toThrow(/no URL path can carry it/)
+    }
+    await expect(createSubscriberToken('user-\uD800', SECRET, { expiresIn: 60 })).rejects.toThrow(/well-formed Unicode/)
+    await expect(createSubscriberToken('a'.repeat(3_000), SECRET, { expiresIn: 60 })).rejects.toThrow(RangeError)
+    await expect(createSubscriberToken('a'.repeat(3_000), SECRET, { expiresIn: 60 })).rejects.toThrow(/too long.*4096/)
+    // Characters JSON escapes count at their escaped length.
+    await expect(createSubscriberToken('\u0001'.repeat(600), SECRET, { expiresIn: 60 })).rejects.toThrow(RangeError)
+    for (const id of ['...', '.a', 'a.', '%2e', '.%2E']) {
+      expect(await createSubscriberToken(id, SECRET, { expiresIn: 60 })).toMatch(/\./)
+    }
+  })
+
+  it('are refused by verification too, even when signed with the secret', async () => {
+    const now = Math.floor(T0 / 1000)
+    for (const sub of ['.', '..', 'user-\uD800']) {
+      const token = await handSigned({ sub, iat: now, exp: now + 60 }, SECRET)
+      expect(await verifySubscriberToken(token, SECRET, { now: at(T0) }), sub).toBeNull()
+    }
+    const long = await handSigned({ sub: 'a'.repeat(3_000), iat: now, exp: now + 60 }, SECRET)
+    expect(long.length).toBeGreaterThan(4096)
+    expect(await verifySubscriberToken(long, SECRET, { now: at(T0) })).toBeNull()
+  })
+
+  it('property: the proxy serves every id the issuer accepts, and the issuer refuses only with a TypeError or RangeError', async () => {
+    const { proxy, forwarded } = startProxy()
+    const id = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 20, unit: 'binary' }),
+      fc.string({ minLength: 1, maxLength: 20, unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+      fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom('.', '%', '2', 'e', 'E', '/', '\\', ' ', '?', '#', ';') }),
+      fc.constantFrom('.', '..', '...', '%2e', '%2e%2e', 'user-1'),
+      fc.integer({ min: 2_900, max: 3_100 }).map((n) => 'x'.repeat(n)),
+      fc.integer({ min: 500, max: 760 }).map((n) => '\u0000'.repeat(n)),
+      fc.integer({ min: 700, max: 760 }).map((n) => '\u{1F600}'.repeat(n)),
+    )
+    let issued = 0
+    let refused = 0
+    await fc.assert(
+      fc.asyncProperty(id, async (subscriberId) => {
+        let token: string
+        try {
+          token = await createSubscriberToken(subscriberId, PROXY_SECRET, { expiresIn: 600 })
+        } catch (error) {
+          refused++
+          expect(error instanceof TypeError || error instanceof RangeError).toBe(true)
+          return
+        }
+        issued++
+        expect((await verifySubscriberToken(token, PROXY_SECRET))?.subscriberId).toBe(subscriberId)
+        forwarded.length = 0
+        // The path the kit's own client builds for this id.
+        const url = 'http://app.test/api/inbox' + path`/v1/subscribers/${subscriberId}/notifications/feed`
+        const response = await proxy(new Request(url, { headers: { authorization: `Bearer ${token}` } }))
+        expect([401, 403]).not.toContain(response.status)
+        expect(forwarded).toHaveLength(1)
+        expect(decodeURIComponent(forwarded[0]!.url.pathname.split('/')[3]!)).toBe(subscriberId)
+      }),
+      { numRuns: 300, seed: 13 },
+    )
+    expect(issued).toBeGreaterThan(100)
+    expect(refused).toBeGreaterThan(10)
   })
 })
