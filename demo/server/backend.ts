@@ -1,13 +1,11 @@
 import type { Service, WorkflowRecord } from '../../server'
 import type { JsonObject } from '../../src/api/types'
 import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
+import { ADMIN_PATH, INBOX_PATH, SESSION_PATH } from '../app/routes'
+import type { DemoSession, Directory } from '../app/routes'
 
-/** Where the page reaches the subscriber-scoped proxy. */
-export const INBOX_PATH = '/api/inbox'
-/** Where the page reaches the demo's stand-in for a host app's own backend. */
-export const ADMIN_PATH = '/demo-admin'
-/** Where the page signs a subscriber in. */
-export const SESSION_PATH = '/demo-auth/session'
+export { ADMIN_PATH, INBOX_PATH, SESSION_PATH }
+export type { DemoSession, Directory, DirectorySubscriber, DirectoryWorkflow } from '../app/routes'
 
 const UPSTREAM = 'http://reference-service.internal'
 
@@ -19,41 +17,6 @@ const ADMIN_ROUTES: [string, RegExp][] = [
   ['POST', /^\/v1\/integrations\/[^/]+\/set-primary$/],
   ['GET', /^\/v2\/topics\/[^/]+\/subscriptions$/],
 ]
-
-/** A subscriber the switcher offers. */
-export interface DirectorySubscriber {
-  subscriberId: string
-  name: string
-  email: string | null
-  avatar: string | null
-}
-
-/** A workflow the send panel offers, with a payload that fills every `{{payload.…}}` of its templates. */
-export interface DirectoryWorkflow {
-  identifier: string
-  name: string
-  description: string
-  critical: boolean
-  active: boolean
-  channels: string[]
-  samplePayload: JsonObject
-}
-
-/** What `GET /demo-admin/directory` answers. */
-export interface Directory {
-  subscribers: DirectorySubscriber[]
-  workflows: DirectoryWorkflow[]
-  topics: { key: string; name: string }[]
-  /** Display names of environments by id. */
-  environments: Record<string, string>
-}
-
-/** What `POST /demo-auth/session` answers. */
-export interface DemoSession {
-  subscriberId: string
-  token: string
-  expiresAt: number
-}
 
 export interface DemoBackendOptions {
   service: Service

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { createInboxClient, InboxProvider, useInboxContext } from '../src'
+import { createInboxClient, InboxProvider, useInboxContext } from '../../src'
 
 // Stands in for the host app's own back office: its backend adds the API key server-side.
 const adminClient = createInboxClient({ baseUrl: '/demo-admin' })

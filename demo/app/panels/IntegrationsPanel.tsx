@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
-import { useActiveIntegrations, useSetPrimaryIntegration } from '../../src'
-import type { Channel, Integration } from '../../src'
+import { useActiveIntegrations, useSetPrimaryIntegration } from '../../../src'
+import type { Channel, Integration } from '../../../src'
 import { useDemoStrings } from '../strings'
 import { Badge, Panel, errorText } from './Panel'
 

@@ -1,6 +1,6 @@
-import { TopicSubscriptions, useTopicSubscriptions } from '../../src'
+import { TopicSubscriptions, useTopicSubscriptions } from '../../../src'
 import { AdminScope } from '../AdminScope'
-import type { Directory } from '../server/backend'
+import type { Directory } from '../routes'
 import { useDemoStrings } from '../strings'
 import { Panel, TopicSelect, errorText, useTopicChoice } from './Panel'
 

@@ -1,6 +1,6 @@
-import { createTokenAuth } from '../src'
-import type { TokenAuth } from '../src'
-import type { DemoSession, Directory } from './server/backend'
+import { createTokenAuth } from '../../src'
+import type { TokenAuth } from '../../src'
+import type { DemoSession, Directory } from './routes'
 
 /**
  * Signs the page in as `subscriberId` through the demo's sign-in route. The token it gets speaks only for

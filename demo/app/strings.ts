@@ -1,4 +1,4 @@
-import { useInboxContext } from '../src'
+import { useInboxContext } from '../../src'
 
 /** The demo app's own strings (the kit's come from its locales). English and Arabic; others fall back to English. */
 const en = {
