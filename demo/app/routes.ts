@@ -5,7 +5,7 @@ import type { JsonObject } from '../../src'
 
 /** Where the page reaches the subscriber-scoped proxy. */
 export const INBOX_PATH = '/api/inbox'
-/** Where the page reaches the demo's stand-in for a host app's own backend. */
+/** Where the page reaches the demo's stand-in for a host app's own backend; it needs a demo session. */
 export const ADMIN_PATH = '/demo-admin'
 /** Where the page signs a subscriber in. */
 export const SESSION_PATH = '/demo-auth/session'

@@ -273,9 +273,10 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape')
     await sendFromPanel(page, mention('Key Check'))
     await page.locator('#integrations').getByText('Primary').first().waitFor()
+    // The admin backend takes a demo session, as the page's own requests do.
     const triggered = await fetch(`${run.url}/demo-admin/v1/events/trigger`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await signIn(run, 'demo-user')}` },
       body: JSON.stringify({ name: 'comment-mention', to: 'u-mara', payload: mention('Switch Check') }),
     })
     expect(triggered.status).toBe(201)
