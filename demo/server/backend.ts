@@ -1,13 +1,18 @@
 import type { Service, WorkflowRecord } from '../../server'
+import { HttpError, errorBody } from '../../server/http'
 import type { JsonObject } from '../../src/api/types'
-import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
+import { BodyTooLarge, readBody } from '../../src/proxy/body'
+import { bearerTokenAuth, createInboxProxy, createSubscriberToken, verifySubscriberToken } from '../../src/proxy'
+import { ADMIN_PATH, INBOX_PATH, SESSION_PATH } from '../app/routes'
+import type { DemoSession, Directory } from '../app/routes'
 
-/** Where the page reaches the subscriber-scoped proxy. */
-export const INBOX_PATH = '/api/inbox'
-/** Where the page reaches the demo's stand-in for a host app's own backend. */
-export const ADMIN_PATH = '/demo-admin'
-/** Where the page signs a subscriber in. */
-export const SESSION_PATH = '/demo-auth/session'
+export { ADMIN_PATH, INBOX_PATH, SESSION_PATH }
+export type { DemoSession, Directory, DirectorySubscriber, DirectoryWorkflow } from '../app/routes'
+
+/** Largest sign-in body: `{"subscriberId": …}` and nothing more. */
+export const SESSION_BODY_LIMIT = 1024
+/** Largest admin body: the service's own limit on its largest requests (bulk triggers). */
+export const ADMIN_BODY_LIMIT = 1024 * 1024
 
 const UPSTREAM = 'http://reference-service.internal'
 
@@ -20,41 +25,6 @@ const ADMIN_ROUTES: [string, RegExp][] = [
   ['GET', /^\/v2\/topics\/[^/]+\/subscriptions$/],
 ]
 
-/** A subscriber the switcher offers. */
-export interface DirectorySubscriber {
-  subscriberId: string
-  name: string
-  email: string | null
-  avatar: string | null
-}
-
-/** A workflow the send panel offers, with a payload that fills every `{{payload.…}}` of its templates. */
-export interface DirectoryWorkflow {
-  identifier: string
-  name: string
-  description: string
-  critical: boolean
-  active: boolean
-  channels: string[]
-  samplePayload: JsonObject
-}
-
-/** What `GET /demo-admin/directory` answers. */
-export interface Directory {
-  subscribers: DirectorySubscriber[]
-  workflows: DirectoryWorkflow[]
-  topics: { key: string; name: string }[]
-  /** Display names of environments by id. */
-  environments: Record<string, string>
-}
-
-/** What `POST /demo-auth/session` answers. */
-export interface DemoSession {
-  subscriberId: string
-  token: string
-  expiresAt: number
-}
-
 export interface DemoBackendOptions {
   service: Service
   /** Signs the subscriber tokens. */
@@ -65,8 +35,57 @@ export interface DemoBackendOptions {
   environments?: Record<string, string>
 }
 
-function json(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: { 'cache-control': 'no-store' } })
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } })
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/**
+ * The floor every demo route stands on: what another site's page can send (a form post, a no-cors fetch, an
+ * image) carries `Sec-Fetch-Site: cross-site` or `same-site` and, for a post, its own `Origin`. Tools without
+ * a browser send neither and are let through; they cannot act for a visitor.
+ */
+function refuseOtherSites(request: Request): void {
+  const site = request.headers.get('sec-fetch-site')
+  if (site !== null && site !== 'same-origin') {
+    throw new HttpError(403, `Requests from other sites are refused (Sec-Fetch-Site: ${site})`)
+  }
+  const origin = request.headers.get('origin')
+  if (origin !== null && origin !== new URL(request.url).origin) {
+    throw new HttpError(403, `Requests from other origins are refused (Origin: ${origin})`)
+  }
+}
+
+/**
+ * The body within `limit` bytes, as JSON only: a form's or a text post's content type is what a cross-site
+ * page can send without a preflight, so it never gets this far. Empty bodies pass unless `required`.
+ */
+async function readJsonBody(request: Request, limit: number, required: boolean): Promise<Uint8Array | null> {
+  const type = request.headers.get('content-type')
+  if (type !== null && !JSON_TYPE.test(type)) {
+    throw new HttpError(415, `Content-Type ${type.split(';')[0]} is not supported: send application/json`)
+  }
+  if (Number(request.headers.get('content-length') ?? 0) > limit) {
+    throw new HttpError(413, `Request body larger than ${limit} bytes`)
+  }
+  const body = await readBody(request, limit).catch((error: unknown) => {
+    throw error instanceof BodyTooLarge ? new HttpError(413, `Request body larger than ${limit} bytes`) : error
+  })
+  const empty = !body || body.length === 0
+  if (type === null && (required || !empty)) {
+    throw new HttpError(415, 'A body needs Content-Type application/json')
+  }
+  if (required && empty) throw new HttpError(400, 'Request body is empty: send a JSON object')
+  return empty ? null : body
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    throw new HttpError(400, 'Request body is not valid JSON')
+  }
 }
 
 /** A payload with every `{{payload.…}}` path of the templates, valued from `example` where it has one. */
@@ -134,15 +153,20 @@ function redactCredentials(value: unknown): unknown {
   )
 }
 
-async function forward(request: Request, path: string, upstreamFetch: typeof fetch, apiKey: string): Promise<Response> {
+async function forward(
+  request: Request,
+  path: string,
+  body: Uint8Array | null,
+  upstreamFetch: typeof fetch,
+  apiKey: string,
+): Promise<Response> {
   const url = new URL(request.url)
   const headers = new Headers({ authorization: `ApiKey ${apiKey}`, accept: 'application/json' })
   for (const name of ['content-type', 'idempotency-key']) {
     const value = request.headers.get(name)
     if (value) headers.set(name, value)
   }
-  const body = request.method === 'GET' ? undefined : await request.arrayBuffer()
-  const response = await upstreamFetch(UPSTREAM + path + url.search, { method: request.method, headers, body })
+  const response = await upstreamFetch(UPSTREAM + path + url.search, { method: request.method, headers, body: (body ?? undefined) as BodyInit | undefined })
   if (!path.startsWith('/v1/integrations') || !response.ok) return response
   const answer = new Response(JSON.stringify(redactCredentials(await response.json())), response)
   answer.headers.delete('content-length')
@@ -152,6 +176,10 @@ async function forward(request: Request, path: string, upstreamFetch: typeof fet
 /**
  * The demo's server side, as a fetch-standard handler: a sign-in route that issues subscriber tokens, the
  * subscriber-scoped proxy, and a small admin backend. The API key is used here only and never sent to the page.
+ *
+ * Demo only: the sign-in lets anyone be any subscriber, and any signed-in visitor may use the admin routes.
+ * Both refuse other sites (Origin, Sec-Fetch-Site), take JSON only, cap their bodies and answer in the
+ * service's error shape; the admin routes also need a token from the sign-in route.
  */
 export function createDemoBackend(options: DemoBackendOptions): (request: Request) => Promise<Response> {
   const { service, secret, expiresIn = 600, environments = {} } = options
@@ -165,29 +193,49 @@ export function createDemoBackend(options: DemoBackendOptions): (request: Reques
     authenticate: bearerTokenAuth(secret),
   })
 
+  async function signIn(request: Request): Promise<Response> {
+    if (request.method !== 'POST') throw new HttpError(405, `Cannot ${request.method} ${SESSION_PATH}`, undefined, { allow: 'POST' })
+    const body = parseJson((await readJsonBody(request, SESSION_BODY_LIMIT, true))!) as { subscriberId?: unknown } | null
+    const subscriberId = body && typeof body === 'object' ? body.subscriberId : undefined
+    if (typeof subscriberId !== 'string' || !subscriberId) {
+      throw new HttpError(422, 'Validation Error', {
+        subscriberId: { messages: ['subscriberId must be a non-empty string'], ...(subscriberId === undefined ? {} : { value: subscriberId }) },
+      })
+    }
+    // A real app signs in with a password or SSO; the demo lets anyone be any subscriber of the fixture.
+    if (!service.state.subscriber(subscriberId)) throw new HttpError(404, `Unknown subscriber ${subscriberId}`)
+    const token = await createSubscriberToken(subscriberId, secret, { expiresIn })
+    const session: DemoSession = { subscriberId, token, expiresAt: Date.now() + expiresIn * 1000 }
+    return json(session)
+  }
+
+  async function admin(request: Request, path: string): Promise<Response> {
+    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+    if (!token || !(await verifySubscriberToken(token, secret))) {
+      throw new HttpError(401, `Sign in first: ${ADMIN_PATH} needs a token from POST ${SESSION_PATH}`)
+    }
+    if (path === `${ADMIN_PATH}/directory` && request.method === 'GET') return json(directory(service, environments))
+    const inner = path.slice(ADMIN_PATH.length)
+    if (!ADMIN_ROUTES.some(([method, pattern]) => method === request.method && pattern.test(inner))) {
+      throw new HttpError(404, `Cannot ${request.method} ${path}`)
+    }
+    const body = request.method === 'GET' ? null : await readJsonBody(request, ADMIN_BODY_LIMIT, false)
+    return forward(request, inner, body, upstreamFetch, service.apiKey)
+  }
+
   return async (request) => {
-    const url = new URL(request.url)
-    const path = url.pathname
-
-    if (path === SESSION_PATH) {
-      if (request.method !== 'POST') return json({ message: 'Method not allowed' }, 405)
-      // A real app signs in with a password or SSO; the demo lets anyone be any subscriber of the fixture.
-      const body = (await request.json().catch(() => null)) as { subscriberId?: unknown } | null
-      const subscriberId = typeof body?.subscriberId === 'string' ? body.subscriberId : ''
-      if (!service.state.subscriber(subscriberId)) return json({ message: `Unknown subscriber ${subscriberId}` }, 404)
-      const token = await createSubscriberToken(subscriberId, secret, { expiresIn })
-      const session: DemoSession = { subscriberId, token, expiresAt: Date.now() + expiresIn * 1000 }
-      return json(session)
-    }
-
+    const path = new URL(request.url).pathname
     if (path.startsWith(INBOX_PATH + '/')) return proxy(request)
-
-    if (path === `${ADMIN_PATH}/directory`) return json(directory(service, environments))
-
-    const inner = path.startsWith(ADMIN_PATH + '/') ? path.slice(ADMIN_PATH.length) : null
-    if (inner && ADMIN_ROUTES.some(([method, pattern]) => method === request.method && pattern.test(inner))) {
-      return forward(request, inner, upstreamFetch, service.apiKey)
+    try {
+      refuseOtherSites(request)
+      if (path === SESSION_PATH) return await signIn(request)
+      if (path.startsWith(ADMIN_PATH + '/')) return await admin(request, path)
+      throw new HttpError(404, `Cannot ${request.method} ${path}`)
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error
+      // Unread, the rest of a refused body would hold the connection (and the next request on it) up.
+      if (request.body && !request.body.locked) await request.body.cancel().catch(() => {})
+      return json(errorBody(error.status, error.message, path, error.errors ? { errors: error.errors } : {}), error.status, error.headers)
     }
-    return json({ message: `Cannot ${request.method} ${path}` }, 404)
   }
 }

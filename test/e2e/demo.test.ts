@@ -205,6 +205,34 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await close(page)
   })
 
+  it('lines the topic lists up with the panels beside them, paged with the demo\'s own buttons', async () => {
+    const page = await openDemo(run, 'demo-user')
+    await page.locator('#topics .demo-my-topics li').first().waitFor()
+    await page.locator('#topics ul[aria-label="Topic subscribers"] li').first().waitFor()
+    await page.locator('#integrations li').first().waitFor()
+    // Left and right insets of a part from its panel's border box, and the top of a panel's first section heading.
+    const inset = (panel: string, part: string) =>
+      page.evaluate(
+        ([panel, part]) => {
+          const outer = document.querySelector(panel!)!.getBoundingClientRect()
+          const inner = document.querySelector(`${panel} ${part}`)!.getBoundingClientRect()
+          return [Math.round(inner.left - outer.left), Math.round(outer.right - inner.right)]
+        },
+        [panel, part],
+      )
+    const headingTop = (panel: string) =>
+      page.locator(`${panel} .demo-group h3`).first().evaluate((el) => Math.round(el.getBoundingClientRect().top))
+    const integrations = await inset('#integrations', '.demo-list')
+    expect(await inset('#topics', '.demo-my-topics ul')).toEqual(integrations)
+    expect(await inset('#topics', 'ul[aria-label="Topic subscribers"]')).toEqual(integrations)
+    expect(await inset('#topics', 'select')).toEqual(integrations)
+    expect(await headingTop('#topics')).toBe(await headingTop('#integrations'))
+    const buttons = page.locator('#topics button')
+    expect(await buttons.count()).toBe(4)
+    for (const button of await buttons.all()) expect(await button.getAttribute('class')).toBe('demo-button demo-button-small')
+    await close(page)
+  })
+
   it('works by keyboard alone: Tab to the bell, Enter, arrows, Escape returns focus', async () => {
     const page = await openDemo(run, 'demo-user')
     await eventually(() => bellCount(page)).toBeGreaterThan(0)
@@ -273,9 +301,10 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape')
     await sendFromPanel(page, mention('Key Check'))
     await page.locator('#integrations').getByText('Primary').first().waitFor()
+    // The admin backend takes a demo session, as the page's own requests do.
     const triggered = await fetch(`${run.url}/demo-admin/v1/events/trigger`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await signIn(run, 'demo-user')}` },
       body: JSON.stringify({ name: 'comment-mention', to: 'u-mara', payload: mention('Switch Check') }),
     })
     expect(triggered.status).toBe(201)

@@ -1,14 +1,15 @@
 import { QueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import { Inbox, InboxProvider, type InboxMessages } from '../src'
-import type { Directory } from './server/backend'
+import { Inbox, InboxProvider, type InboxMessages } from '../../src'
+import { INBOX_PATH } from './routes'
+import type { Directory } from './routes'
 import { AdminScope } from './AdminScope'
 import { DEMO_LOCALES } from './locales'
 import { IntegrationsPanel } from './panels/IntegrationsPanel'
 import { SendPanel } from './panels/SendPanel'
 import { SubscriberSwitcher } from './panels/SubscriberSwitcher'
 import { TopicsPanel } from './panels/TopicsPanel'
-import { fetchDirectory, signIn } from './session'
+import { DemoAuthContext, fetchDirectory, signIn } from './session'
 import { useDemoSettings } from './settings'
 import type { DemoSettings } from './settings'
 import { useDemoStrings } from './strings'
@@ -39,9 +40,11 @@ export function App() {
   )
   const auth = useMemo(() => signIn(subscriberId), [subscriberId])
 
+  // Loaded once: any signed-in subscriber may read it, and switching must not reset the panels.
+  const [firstAuth] = useState(auth)
   useEffect(() => {
-    fetchDirectory().then(setDirectory, (error: Error) => setLoadError(error.message))
-  }, [])
+    fetchDirectory(firstAuth).then(setDirectory, (error: Error) => setLoadError(error.message))
+  }, [firstAuth])
 
   // Strings other than English are a separate module each, loaded when chosen.
   const [messages, setMessages] = useState<InboxMessages>()
@@ -54,22 +57,24 @@ export function App() {
   }, [locale])
 
   return (
-    <InboxProvider
-      subscriberId={subscriberId}
-      baseUrl="/api/inbox"
-      getHeaders={auth.getHeaders}
-      queryClient={queryClient}
-      theme={theme}
-      locale={locale}
-      messages={messages?.lang === locale ? messages : undefined}
-    >
-      <Shell
-        settings={settings}
-        update={update}
-        directory={directory}
-        loadError={loadError}
-      />
-    </InboxProvider>
+    <DemoAuthContext value={auth}>
+      <InboxProvider
+        subscriberId={subscriberId}
+        baseUrl={INBOX_PATH}
+        getHeaders={auth.getHeaders}
+        queryClient={queryClient}
+        theme={theme}
+        locale={locale}
+        messages={messages?.lang === locale ? messages : undefined}
+      >
+        <Shell
+          settings={settings}
+          update={update}
+          directory={directory}
+          loadError={loadError}
+        />
+      </InboxProvider>
+    </DemoAuthContext>
   )
 }
 

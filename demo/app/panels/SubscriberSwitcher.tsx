@@ -1,4 +1,4 @@
-import type { DirectorySubscriber } from '../server/backend'
+import type { DirectorySubscriber } from '../routes'
 import { useDemoStrings } from '../strings'
 
 function initials(name: string): string {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
-import { useActiveIntegrations, useSetPrimaryIntegration } from '../../src/admin'
-import type { Channel, Integration } from '../../src/client'
+import { useActiveIntegrations, useSetPrimaryIntegration } from '../../../src/admin'
+import type { Channel, Integration } from '../../../src/client'
 import { useDemoStrings } from '../strings'
 import { Badge, Panel, errorText } from './Panel'
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { Directory } from '../server/backend'
+import type { Directory } from '../routes'
 import { useDemoStrings } from '../strings'
 
 /** A titled card of the demo's main area. */

@@ -1,4 +1,4 @@
-import { useInboxContext } from '../src'
+import { useInboxContext } from '../../src'
 
 /** The demo app's own strings (the kit's come from its locales). English and Arabic; others fall back to English. */
 const en = {
@@ -42,6 +42,9 @@ const en = {
   saving: 'Saving…',
   topicsTitle: 'Topic subscriptions',
   topicsDescription: 'Who follows what, a page at a time.',
+  myTopics: 'Your topics',
+  myTopicsPages: 'Your topics pages',
+  noTopics: 'You follow no topic yet.',
   members: 'Members of a topic',
   loading: 'Loading…',
   topicSubscribers: 'Topic subscribers',
@@ -95,6 +98,9 @@ const ar: DemoStrings = {
   saving: 'جارٍ الحفظ…',
   topicsTitle: 'اشتراكات المواضيع',
   topicsDescription: 'من يتابع ماذا، صفحة بعد صفحة.',
+  myTopics: 'مواضيعك',
+  myTopicsPages: 'صفحات مواضيعك',
+  noTopics: 'لا تتابع أي موضوع بعد.',
   members: 'أعضاء موضوع',
   loading: 'جارٍ التحميل…',
   topicSubscribers: 'مشتركو الموضوع',

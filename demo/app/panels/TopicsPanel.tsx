@@ -1,7 +1,7 @@
-import { TopicSubscriptions } from '../../src'
-import { useTopicSubscriptions } from '../../src/admin'
+import { useSubscriberSubscriptions } from '../../../src'
+import { useTopicSubscriptions } from '../../../src/admin'
 import { AdminScope } from '../AdminScope'
-import type { Directory } from '../server/backend'
+import type { Directory } from '../routes'
 import { useDemoStrings } from '../strings'
 import { Panel, TopicSelect, errorText, useTopicChoice } from './Panel'
 
@@ -61,15 +61,43 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
   )
 }
 
-/** Topic subscriptions: the subscriber's own (the kit's component, through the proxy), and a topic's members. */
+/** The signed-in subscriber's own topics, through the proxy, listed and paged like the rest of the demo. */
+function MyTopics() {
+  const t = useDemoStrings()
+  const list = useSubscriberSubscriptions({ limit: PAGE_SIZE })
+  return (
+    <div className="demo-group demo-my-topics">
+      <h3>{t.myTopics}</h3>
+      {list.error ? (
+        <p role="alert" className="demo-field-error">
+          {errorText(list.error)}
+        </p>
+      ) : list.isLoading ? (
+        <p className="demo-muted">{t.loading}</p>
+      ) : list.items.length === 0 ? (
+        <p className="demo-muted">{t.noTopics}</p>
+      ) : (
+        <ul className="demo-list" aria-label={t.myTopics}>
+          {list.items.map((s) => (
+            <li key={s._id} className="demo-list-row">
+              <span className="demo-list-title">{s.topic.name || s.topic.key}</span>
+              {s.topic.name && s.topic.name !== s.topic.key && <code className="demo-list-key">{s.topic.key}</code>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager label={t.myTopicsPages} {...list} />
+    </div>
+  )
+}
+
+/** Topic subscriptions: the subscriber's own (through the proxy), and a topic's members (through the admin backend). */
 export function TopicsPanel({ directory }: { directory: Directory | null }) {
   const t = useDemoStrings()
   const [topicKey, setTopicKey] = useTopicChoice(directory)
   return (
     <Panel id="topics" title={t.topicsTitle} description={t.topicsDescription}>
-      <div className="demo-group">
-        <TopicSubscriptions className="demo-my-topics" limit={PAGE_SIZE} />
-      </div>
+      <MyTopics />
       <div className="demo-group">
         <h3>{t.members}</h3>
         <TopicSelect directory={directory} value={topicKey} onChange={setTopicKey} />
