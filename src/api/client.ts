@@ -1,21 +1,13 @@
 import { encodePayloadFilter, path, queryString, randomKey } from './encoding'
 import { ApiError, NetworkError, ResponseShapeError, TimeoutError } from './errors'
 import { abortable, isRetryable, parseRetryAfter, retryDelay, sleep } from './retry'
-import type { InboxClient, InboxClientOptions, RequestOptions, RetryOptions, SubscriberClient } from './types'
+import type { InboxClient, InboxClientOptions, RequestOptions, SubscriberClient } from './types'
 import * as v from './validate'
-
-const DEFAULT_RETRY: Required<RetryOptions> = { retries: 2, baseDelay: 300, maxDelay: 5000 }
-const DEFAULT_TIMEOUT = 15_000
-
-type Method = 'GET' | 'POST' | 'PATCH'
 
 /** The body itself, or what it wraps when its only key is `data` (the real service's envelope). */
 function unwrap(body: unknown): unknown {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const keys = Object.keys(body)
-    if (keys.length === 1 && keys[0] === 'data') return (body as { data: unknown }).data
-  }
-  return body
+  const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
+  return keys.length === 1 && keys[0] === 'data' ? (body as { data: unknown }).data : body
 }
 
 function parseJson(text: string): unknown {
@@ -29,37 +21,25 @@ function parseJson(text: string): unknown {
 /** What every operation is built on: one request with retries, timeout, headers and shape checks. */
 function requester(options: InboxClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
-  const timeout = options.timeout ?? DEFAULT_TIMEOUT
-  const retry = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry }
+  const timeout = options.timeout ?? 15_000
+  const retry = { retries: 2, baseDelay: 300, maxDelay: 5000, ...(options.retry === false ? { retries: 0 } : options.retry) }
 
-  /** One attempt: resolves with the response and its text, or throws NetworkError / TimeoutError / the abort reason. */
+  /** One attempt: the response and its text, or NetworkError / TimeoutError / the abort reason. */
   async function attempt(url: string, init: RequestInit, signal: AbortSignal | undefined) {
     const controller = new AbortController()
     let timedOut = false
-    const timer =
-      timeout > 0 && timeout < 2 ** 31
-        ? setTimeout(() => {
-            timedOut = true
-            controller.abort()
-          }, timeout)
-        : undefined
+    const timer = timeout > 0 && timeout < 2 ** 31 ? setTimeout(() => controller.abort((timedOut = true)), timeout) : undefined
     const onAbort = () => controller.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort)
-    // Races every step against the abort, so a fetch that ignores its signal cannot hold us up.
-    const stopped = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason))
-    })
     try {
       if (signal?.aborted) throw signal.reason
-      // Called as a plain function: window.fetch throws "Illegal invocation" with another `this`.
-      const doFetch = options.fetch ?? globalThis.fetch
-      const response = await Promise.race([doFetch(url, { ...init, signal: controller.signal }), stopped])
-      const text = await Promise.race([response.text(), stopped])
-      return { response, text }
+      // Raced against the abort, so a fetch that ignores its signal cannot hold us up. Called as a plain
+      // function: window.fetch throws "Illegal invocation" with another `this`.
+      const response = await abortable((options.fetch ?? fetch)(url, { ...init, signal: controller.signal }), controller.signal)
+      return { response, text: await abortable(response.text(), controller.signal) }
     } catch (error) {
       if (signal?.aborted) throw signal.reason
-      if (timedOut) throw new TimeoutError(timeout)
-      throw new NetworkError(error)
+      throw timedOut ? new TimeoutError(timeout) : new NetworkError(error)
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
@@ -67,31 +47,26 @@ function requester(options: InboxClientOptions) {
   }
 
   return async function request<T>(
-    method: Method,
+    method: 'GET' | 'POST' | 'PATCH',
     pathAndQuery: string,
     check: v.Check,
     opts: RequestOptions = {},
     body?: unknown,
   ): Promise<T> {
-    const url = baseUrl + pathAndQuery
     // One key for every attempt, so the service applies a retried write once.
-    const idempotencyKey = method === 'GET' ? undefined : (opts.idempotencyKey ?? randomKey())
+    const key = method === 'GET' ? undefined : (opts.idempotencyKey ?? randomKey())
     const json = body === undefined ? undefined : JSON.stringify(body)
     for (let n = 0; ; n++) {
       const headers: Record<string, string> = { accept: 'application/json' }
       if (json !== undefined) headers['content-type'] = 'application/json'
       if (options.apiKey) headers.authorization = `ApiKey ${options.apiKey}`
-      if (idempotencyKey) headers['idempotency-key'] = idempotencyKey
+      if (key) headers['idempotency-key'] = key
       // Lower-cased so that a caller's `Authorization` replaces ours instead of sitting beside it.
       const computed = options.getHeaders && (await abortable(Promise.resolve(options.getHeaders()), opts.signal))
-      for (const extra of [options.headers, computed]) {
-        for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value
-      }
+      for (const [name, value] of Object.entries({ ...options.headers, ...computed })) headers[name.toLowerCase()] = value
       let error: unknown
       try {
-        const init: RequestInit = { method, headers }
-        if (json !== undefined) init.body = json
-        const { response, text } = await attempt(url, init, opts.signal)
+        const { response, text } = await attempt(baseUrl + pathAndQuery, { method, headers, body: json ?? null }, opts.signal)
         const parsed = parseJson(text)
         if (response.ok) {
           if (parsed === undefined) throw new ResponseShapeError('', 'JSON', text)

@@ -4,44 +4,45 @@ import type { ErrorBody } from './types'
 export type FieldErrors = Record<string, string[]>
 
 /**
- * Base class of every error the client throws. `message` is written to be shown to a user as is.
- * An aborted call rejects with the signal's reason instead (an `AbortError`), which is not an `InboxError`.
+ * Base class of every error the client throws. An aborted call rejects with the signal's reason
+ * instead (an `AbortError`), which is not an `InboxError`.
  */
 export class InboxError extends Error {
   override name = 'InboxError'
 }
 
-/** The service answered with a status outside 2xx. */
+/** The service answered with a status outside 2xx; `message` is the service's own. */
 export class ApiError extends InboxError {
   override name = 'ApiError'
-  /** HTTP status, e.g. 401, 404, 422, 500. */
-  readonly status: number
-  /** Path of the failed request below `baseUrl`, without the query, e.g. `/v1/integrations/active`. */
-  readonly path: string
-  /** The error body as the service sent it (parsed JSON, else text). */
-  readonly body: unknown
   /** A 422's bad fields by path; empty otherwise. */
-  readonly fieldErrors: FieldErrors
+  readonly fieldErrors: FieldErrors = {}
   /** The `errorId` of a 500, for support. */
   readonly errorId: string | undefined
-  /** How long the service asked to wait before retrying (`Retry-After`), in milliseconds. */
-  readonly retryAfter: number | undefined
 
-  constructor(status: number, path: string, body: unknown, retryAfter?: number) {
-    const b = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody> & { message?: unknown }
-    const m = Array.isArray(b.message) ? b.message.join('; ') : b.message
-    super(typeof m === 'string' && m ? m : typeof body === 'string' && body && body.length < 200 ? body : `Request failed with status ${status}`)
-    this.status = status
-    this.path = path
-    this.body = body
+  constructor(
+    /** HTTP status, e.g. 401, 404, 422, 500. */
+    readonly status: number,
+    /** Path of the failed request below `baseUrl`, without the query, e.g. `/v1/integrations/active`. */
+    readonly path: string,
+    /** The error body as the service sent it (parsed JSON, else text). */
+    readonly body: unknown,
+    /** How long the service asked to wait before retrying (`Retry-After`), in milliseconds. */
+    readonly retryAfter?: number,
+  ) {
+    const b = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>
+    const m: unknown = Array.isArray(b.message) ? b.message.join('; ') : b.message
+    super(
+      typeof m === 'string' && m
+        ? m
+        : typeof body === 'string' && body && body.length < 200
+          ? body
+          : `Request failed with status ${status}`,
+    )
     this.errorId = typeof b.errorId === 'string' ? b.errorId : undefined
-    this.retryAfter = retryAfter
-    const fieldErrors: FieldErrors = {}
     for (const [field, e] of Object.entries(b.errors ?? {})) {
       const messages = (e as { messages?: unknown } | null)?.messages
-      fieldErrors[field] = Array.isArray(messages) ? messages.map(String) : []
+      this.fieldErrors[field] = Array.isArray(messages) ? messages.map(String) : []
     }
-    this.fieldErrors = fieldErrors
   }
 }
 
@@ -49,32 +50,34 @@ export class ApiError extends InboxError {
 export class NetworkError extends InboxError {
   override name = 'NetworkError'
   constructor(cause: unknown) {
-    super('Could not reach the notification service. Check your connection and try again.', { cause })
+    super('Could not reach the notification service.', { cause })
   }
 }
 
 /** One attempt took longer than the client's `timeout`. */
 export class TimeoutError extends InboxError {
   override name = 'TimeoutError'
-  /** The timeout that ran out, in milliseconds. */
-  readonly timeout: number
-  constructor(timeout: number) {
+  constructor(
+    /** The timeout that ran out, in milliseconds. */
+    readonly timeout: number,
+  ) {
     super(`The notification service did not answer within ${timeout / 1000} s.`)
-    this.timeout = timeout
   }
 }
 
 /** A 2xx response whose body is not JSON or not of the shape the API gives. */
 export class ResponseShapeError extends InboxError {
   override name = 'ResponseShapeError'
-  /** Path of the first bad field, e.g. `data[3].read`; empty for the body itself. */
-  readonly field: string
-  /** What the field should have been, e.g. `boolean`. */
-  readonly expected: string
   /** What came instead, shortened JSON, e.g. `"yes"`. */
   readonly received: string
 
-  constructor(field: string, expected: string, value: unknown) {
+  constructor(
+    /** Path of the first bad field, e.g. `data[3].read`; empty for the body itself. */
+    readonly field: string,
+    /** What the field should have been, e.g. `boolean`. */
+    readonly expected: string,
+    value: unknown,
+  ) {
     let received: string
     try {
       received = value === undefined ? 'undefined' : JSON.stringify(value)
@@ -83,13 +86,9 @@ export class ResponseShapeError extends InboxError {
     }
     if (received.length > 40) received = `${received.slice(0, 37)}...`
     super(`The notification service sent an unexpected response (${field || 'body'}: expected ${expected}, got ${received}).`)
-    this.field = field
-    this.expected = expected
     this.received = received
   }
 }
 
 /** Whether `e` is one of the client's errors (and not, for example, an abort). */
-export function isInboxError(e: unknown): e is InboxError {
-  return e instanceof InboxError
-}
+export const isInboxError = (e: unknown): e is InboxError => e instanceof InboxError

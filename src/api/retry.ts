@@ -1,52 +1,31 @@
 import { ApiError, NetworkError, TimeoutError } from './errors'
 import type { RetryOptions } from './types'
 
-/** Statuses worth another attempt: timeout, idempotency conflict (still in flight), rate limit. */
-const RETRY_STATUSES = [408, 409, 429]
+/**
+ * Whether another attempt may succeed where this one failed: no answer, a timeout, a 5xx, or 408
+ * (timeout), 409 (idempotency key still in flight), 429 (rate limit).
+ */
+export const isRetryable = (error: unknown): boolean =>
+  error instanceof NetworkError ||
+  error instanceof TimeoutError ||
+  (error instanceof ApiError && (error.status >= 500 || [408, 409, 429].includes(error.status)))
 
-/** Whether another attempt may succeed where this one failed. */
-export function isRetryable(error: unknown): boolean {
-  return (
-    error instanceof NetworkError ||
-    error instanceof TimeoutError ||
-    (error instanceof ApiError && (error.status >= 500 || RETRY_STATUSES.includes(error.status)))
-  )
-}
-
-/** `Retry-After` (delay in seconds or an HTTP date) in milliseconds; `undefined` when absent or unreadable. */
+/** `Retry-After` (seconds or an HTTP date) in milliseconds; `undefined` when absent or unreadable. */
 export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined
-  const value = header.trim()
+  const value = header?.trim()
+  if (!value) return undefined
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
 /**
- * Wait before retry number `attempt` (0-based): exponential backoff with jitter, or at least the
- * service's `Retry-After`; never longer than `maxDelay`.
+ * Wait before retry number `attempt` (0-based): exponential backoff, half of it random (so clients that
+ * failed together do not retry together), at least the service's `Retry-After`, at most `maxDelay`.
  */
 export function retryDelay(attempt: number, retryAfter: number | undefined, options: Required<RetryOptions>): number {
   const backoff = Math.min(options.maxDelay, options.baseDelay * 2 ** attempt)
-  // Half fixed, half random: spreads clients that failed together without ever retrying at once.
-  const jittered = backoff / 2 + (Math.random() * backoff) / 2
-  return Math.min(options.maxDelay, Math.max(jittered, retryAfter ?? 0))
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal!.reason)
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
+  return Math.min(options.maxDelay, Math.max(backoff / 2 + (Math.random() * backoff) / 2, retryAfter ?? 0))
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as it aborts. */
@@ -59,3 +38,7 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
 }
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  abortable(new Promise((resolve) => setTimeout(resolve, ms)), signal)
