@@ -6,10 +6,16 @@ export default defineConfig({
   plugins: [react()],
   build: {
     lib: {
-      entry: { index: 'src/index.ts', client: 'src/client.ts', proxy: 'src/proxy/index.ts' },
+      // The stylesheet is an entry of its own, not an import of index.ts, so that no declaration file names it.
+      entry: {
+        index: 'src/index.ts',
+        client: 'src/client.ts',
+        proxy: 'src/proxy/index.ts',
+        'inbox-kit': 'src/styles/index.css',
+      },
       formats: ['es'],
-      cssFileName: 'inbox-kit',
     },
+    cssCodeSplit: true,
     sourcemap: true,
     emptyOutDir: true,
     rolldownOptions: {

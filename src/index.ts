@@ -1,4 +1,5 @@
 /** inbox-kit: the notification inbox for React, its headless hooks and the typed API client. */
+'use client'
 
 // API client (also available React-free from inbox-kit/client)
 export {
@@ -98,8 +99,7 @@ export type {
   InboxClient,
 } from './client'
 
-// Components (their stylesheet is emitted as inbox-kit.css)
-import './styles/index.css'
+// Components (their stylesheet, src/styles/index.css, is built apart as inbox-kit/styles.css)
 export { Inbox } from './components/Inbox/Inbox'
 export type { InboxProps, InboxViewProps, InboxPlacement, InboxTab } from './components/Inbox/Inbox'
 export { Bell } from './components/Bell/Bell'
