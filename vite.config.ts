@@ -1,15 +1,27 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 
+/** Every locale is an entry of its own (`inbox-kit/locales/<code>`), so an app ships only those it imports. */
+const LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'ar']
+
 // `vite build` builds the library; the demo has its own config in demo/.
 export default defineConfig({
   plugins: [react()],
   build: {
     lib: {
-      entry: { index: 'src/index.ts', client: 'src/client.ts', proxy: 'src/proxy/index.ts' },
+      // The stylesheet is an entry of its own, not an import of index.ts, so that no declaration file names it.
+      entry: {
+        index: 'src/index.ts',
+        admin: 'src/admin/index.ts',
+        client: 'src/client.ts',
+        server: 'src/server.ts',
+        proxy: 'src/proxy/index.ts',
+        ...Object.fromEntries(LOCALES.map((code) => [`locales/${code}`, `src/locales/${code}.ts`])),
+        'inbox-kit': 'src/styles/index.css',
+      },
       formats: ['es'],
-      cssFileName: 'inbox-kit',
     },
+    cssCodeSplit: true,
     sourcemap: true,
     emptyOutDir: true,
     rolldownOptions: {

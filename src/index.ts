@@ -3,7 +3,7 @@
  * The API client and its types: `inbox-kit/client`. Query options and server prefetch:
  * `inbox-kit/server`. Back-office hooks: `inbox-kit/admin`. Other languages: `inbox-kit/locales/<code>`.
  */
-import './styles/index.css'
+'use client'
 
 export { Inbox } from './components/Inbox/Inbox'
 export type { InboxProps, InboxViewProps, InboxPlacement, InboxTab } from './components/Inbox/Inbox'

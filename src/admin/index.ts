@@ -4,6 +4,8 @@
  * in trusted internal tools, or behind a server of your own that checks who may do what. The kit's own
  * proxy (`inbox-kit/proxy`) refuses these operations from a browser.
  */
+'use client'
+
 import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query'
 import { createContext, createElement, useCallback, useContext, useMemo, type ReactNode } from 'react'
 import { createInboxClient } from '../api/client'

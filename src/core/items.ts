@@ -3,7 +3,7 @@
  * acknowledges a change, when another tab reports one and when a page arrives while changes are
  * in flight, so every list and every count moves in step.
  */
-import type { InfiniteData } from '@tanstack/query-core'
+import type { InfiniteData } from '@tanstack/react-query'
 import type { FeedItem, FeedPage, JsonObject, MarkAs } from '../api/types'
 
 /** A feed list as cached: the pages loaded so far and their page numbers. */

@@ -61,7 +61,9 @@ export const inboxKeys = {
   subscriptions: (subscriberId: string, params: object = {}) => ['inbox', subscriberId, 'subscriptions', params] as const,
 }
 
-// Polling and the provider decide when to look again: nothing refetches on its own.
+// Polling and the provider decide when to look again: nothing refetches on its own. The queryFns leave
+// React Query's signal alone: a read outlives an unmount (StrictMode's included) and is cached, instead
+// of being cancelled and asked again.
 const common = { staleTime: Infinity, retry: false } as const
 
 /** Options of one feed list: an infinite query over pages 0, 1, 2 … while `hasMore`. */
@@ -70,8 +72,7 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(deps: QueryD
   return infiniteQueryOptions({
     ...common,
     queryKey: inboxKeys.feed(deps.subscriberId, f),
-    queryFn: ({ pageParam, signal }) =>
-      deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }, { signal }) as Promise<FeedPage<P>>,
+    queryFn: ({ pageParam }) => deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
     getNextPageParam: (last: FeedPage<P>, _: unknown, param: number) => (last.hasMore ? param + 1 : undefined),
   })
@@ -81,13 +82,8 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(deps: QueryD
  * Reads a count: one `limit=1` page and its `totalCount`; from a service that leaves `totalCount`
  * out, a page of up to 100 items (so "99+" can be told from 99). `method` remembers which works.
  */
-export async function fetchCount(
-  deps: QueryDeps,
-  kind: CountKind,
-  signal?: AbortSignal,
-  method: { total?: boolean } = {},
-): Promise<CountData> {
-  const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit }, { signal })
+export async function fetchCount(deps: QueryDeps, kind: CountKind, method: { total?: boolean } = {}): Promise<CountData> {
+  const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit })
   if (method.total !== false) {
     const page = await read(1)
     method.total = typeof page.totalCount === 'number'
@@ -102,7 +98,7 @@ export function countQueryOptions(deps: QueryDeps, kind: CountKind) {
   return queryOptions({
     ...common,
     queryKey: inboxKeys.count(deps.subscriberId, kind),
-    queryFn: ({ signal }) => fetchCount(deps, kind, signal),
+    queryFn: () => fetchCount(deps, kind),
   })
 }
 
@@ -111,7 +107,7 @@ export function preferencesQueryOptions(deps: QueryDeps, criticality: Criticalit
   return queryOptions({
     ...common,
     queryKey: inboxKeys.preferences(deps.subscriberId, criticality),
-    queryFn: ({ signal }) => deps.client.getPreferences(deps.subscriberId, { criticality }, { signal }),
+    queryFn: () => deps.client.getPreferences(deps.subscriberId, { criticality }),
   })
 }
 
@@ -120,6 +116,6 @@ export function subscriptionsQueryOptions(deps: QueryDeps, params: SubscriberSub
   return queryOptions({
     ...common,
     queryKey: inboxKeys.subscriptions(deps.subscriberId, params),
-    queryFn: ({ signal }) => deps.client.listSubscriberSubscriptions(deps.subscriberId, params, { signal }),
+    queryFn: () => deps.client.listSubscriberSubscriptions(deps.subscriberId, params),
   })
 }

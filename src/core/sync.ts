@@ -219,7 +219,7 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     for (let attempt = 0; ; attempt++) {
       await idle()
       const from = seq
-      const counts = await Promise.all(KINDS.map((kind) => fetchCount(deps, kind, undefined, method)))
+      const counts = await Promise.all(KINDS.map((kind) => fetchCount(deps, kind, method)))
       const changed = force || counts.some((c, i) => c.sig !== countOf(KINDS[i]!)?.sig)
       if (!changed) return false
       const queries = lists()
@@ -367,9 +367,9 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     /** The queryFn of a feed list: a page, with changes acknowledged meanwhile taken in. */
     page:
       (f: FeedFilters) =>
-      async ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }): Promise<FeedPage> => {
+      async ({ pageParam }: { pageParam: number }): Promise<FeedPage> => {
         const from = seq
-        const page = await client.getFeed(subscriberId, { ...f, page: pageParam }, { signal })
+        const page = await client.getFeed(subscriberId, { ...f, page: pageParam })
         remember(page.data, from)
         return catchUp(page, f, pageParam, from)
       },
@@ -377,11 +377,11 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     /** The queryFn of a count: read only while no write is on its way, so the answer is unambiguous. */
     countFn:
       (kind: CountKind) =>
-      async ({ signal }: { signal: AbortSignal }): Promise<CountData> => {
+      async (): Promise<CountData> => {
         for (let attempt = 0; ; attempt++) {
           await idle()
           const from = seq
-          const data = await fetchCount(deps, kind, signal, method)
+          const data = await fetchCount(deps, kind, method)
           if (seq === from || attempt > 2) return data
         }
       },

@@ -82,6 +82,24 @@ describe('request counts', () => {
     expect(h.requests).toHaveLength(3)
   })
 
+  it('a mount costs three requests when an app renders the inbox under StrictMode (mount, unmount, mount again)', async () => {
+    const h = setup({ fixture: feedFixture(5) })
+    function Probe() {
+      const { feed, counts } = useInbox()
+      return <p>{`${feed.items.length}/${counts.unread}/${counts.unseen}`}</p>
+    }
+    const { container } = render(
+      <StrictMode>
+        <InboxProvider subscriberId="user-1" client={h.client} queryClient={h.queryClient}>
+          <Probe />
+        </InboxProvider>
+      </StrictMode>,
+    )
+    await waitFor(() => expect(container.textContent).toBe('5/5/5'))
+    await settled(h.queryClient)
+    expect(h.requests).toHaveLength(3)
+  })
+
   it('a mark-as costs one request', async () => {
     const h = setup({ fixture: feedFixture(30, (i) => ({ read: i > 5 })) })
     const { result } = renderHook(() => useInbox(), { wrapper: h.wrapper })

@@ -1,0 +1,219 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { Entry } from './exports'
+
+/** The subscriber every app shows. */
+export const SUBSCRIBER_ID = 'user-1'
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true })
+    writeFileSync(join(root, name), text.trimStart())
+  }
+}
+
+/** A module that imports every JS entry as a namespace: `e0`, `e1` … in the order of `entries`. */
+function importEvery(entries: Entry[], as: 'import' | 'export'): string {
+  return entries
+    .filter((e) => e.kind === 'js')
+    .map((e, i) => `${as} * as e${i} from '${e.specifier}'`)
+    .join('\n')
+}
+
+/** A Vite + React app as `npm create vite` makes it: the inbox in `main.tsx`, the kit's stylesheet imported. */
+export function writeViteApp(dir: string): void {
+  write(dir, {
+    'index.html': `
+<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <title>inbox-kit in a Vite app</title>
+  </head>
+  <body>
+    <div id="root"></div>
+    <script type="module" src="/main.tsx"></script>
+  </body>
+</html>
+`,
+    'main.tsx': `
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { Inbox } from 'inbox-kit'
+import 'inbox-kit/styles.css'
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Inbox subscriberId="${SUBSCRIBER_ID}" baseUrl="/api/inbox" />
+  </StrictMode>,
+)
+`,
+    'vite.config.js': `
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+export default defineConfig({ plugins: [react()] })
+`,
+  })
+}
+
+/**
+ * A Next.js App Router app: the page is a Server Component that renders `<Inbox/>` itself (no wrapper
+ * file of the app's own marks it client-side), a route handler mounts the proxy, and `/entries` is a
+ * Server Component that imports every JS entry of the package.
+ */
+export function writeNextApp(dir: string, entries: Entry[]): void {
+  const js = entries.filter((e) => e.kind === 'js')
+  write(dir, {
+    'next.config.mjs': `
+import { fileURLToPath } from 'node:url'
+
+// The dependencies are installed one folder up, shared with the other apps.
+const root = fileURLToPath(new URL('..', import.meta.url))
+export default { turbopack: { root }, outputFileTracingRoot: root }
+`,
+    'tsconfig.json': JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['dom', 'dom.iterable', 'esnext'],
+          allowJs: true,
+          skipLibCheck: true,
+          strict: true,
+          noEmit: true,
+          esModuleInterop: true,
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          resolveJsonModule: true,
+          isolatedModules: true,
+          jsx: 'react-jsx',
+          incremental: true,
+          plugins: [{ name: 'next' }],
+        },
+        include: ['next-env.d.ts', '**/*.ts', '**/*.tsx', '.next/types/**/*.ts', '.next/dev/types/**/*.ts'],
+        exclude: ['node_modules'],
+      },
+      null,
+      2,
+    ),
+    'app/layout.tsx': `
+import type { ReactNode } from 'react'
+import 'inbox-kit/styles.css'
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>{children}</body>
+    </html>
+  )
+}
+`,
+    'app/page.tsx': `
+import { Inbox } from 'inbox-kit'
+
+export default function Page() {
+  return (
+    <main>
+      <Inbox subscriberId="${SUBSCRIBER_ID}" baseUrl="/api/inbox" />
+    </main>
+  )
+}
+`,
+    'app/api/inbox/[...path]/route.ts': `
+import { bearerTokenAuth, createInboxProxy } from 'inbox-kit/proxy'
+
+const handler = createInboxProxy({
+  upstreamUrl: process.env.INBOX_API_URL!,
+  apiKey: process.env.INBOX_API_KEY!,
+  basePath: '/api/inbox',
+  authenticate: bearerTokenAuth(process.env.INBOX_TOKEN_SECRET!),
+})
+
+export { handler as GET, handler as POST, handler as PATCH }
+`,
+    'app/entries/page.tsx': `
+${importEvery(entries, 'import')}
+
+const entries = { ${js.map((e, i) => `'${e.specifier}': e${i}`).join(', ')} }
+
+export default function Entries() {
+  return (
+    <ul>
+      {Object.entries(entries).map(([name, module]) => (
+        <li key={name} data-entry={name}>
+          {Object.keys(module).join(' ')}
+        </li>
+      ))}
+    </ul>
+  )
+}
+`,
+  })
+}
+
+/** Settings of the strict TypeScript consumer, per `moduleResolution`. */
+export const TYPE_CHECKS = {
+  bundler: { module: 'esnext', moduleResolution: 'bundler' },
+  node16: { module: 'node16', moduleResolution: 'node16' },
+  nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+} as const
+
+/**
+ * A strict TypeScript project (ESM, `skipLibCheck: false`) that imports every typed entry and uses the
+ * main ones as the README does; one tsconfig per `moduleResolution`.
+ */
+export function writeTypesApp(dir: string, entries: Entry[]): void {
+  const tsconfigs = Object.fromEntries(
+    Object.entries(TYPE_CHECKS).map(([name, { module, moduleResolution }]) => [
+      `tsconfig.${name}.json`,
+      JSON.stringify(
+        {
+          compilerOptions: {
+            target: 'ES2022',
+            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+            module,
+            moduleResolution,
+            jsx: 'react-jsx',
+            strict: true,
+            skipLibCheck: false,
+            noEmit: true,
+            types: ['node'],
+          },
+          files: ['entries.ts', 'usage.tsx'],
+        },
+        null,
+        2,
+      ),
+    ]),
+  )
+  write(dir, {
+    'package.json': JSON.stringify({ type: 'module' }),
+    ...tsconfigs,
+    'entries.ts': `${importEvery(entries, 'export')}\n`,
+    'usage.tsx': `
+import { Inbox, InboxProvider, useCounts } from 'inbox-kit'
+import { createInboxClient, type FeedItem } from 'inbox-kit/client'
+import { createInboxProxy } from 'inbox-kit/proxy'
+
+export function Count() {
+  const { unread } = useCounts()
+  return <span>{unread}</span>
+}
+
+export const app = (
+  <InboxProvider subscriberId="${SUBSCRIBER_ID}" baseUrl="/api/inbox">
+    <Inbox />
+    <Count />
+  </InboxProvider>
+)
+
+const client = createInboxClient({ baseUrl: 'https://api.example.com', apiKey: 'key' })
+export const first: Promise<FeedItem | undefined> = client.getFeed('${SUBSCRIBER_ID}').then((page) => page.data[0])
+export const proxy: (request: Request) => Promise<Response> = createInboxProxy({
+  upstreamUrl: 'https://api.example.com',
+  apiKey: 'key',
+  authenticate: () => '${SUBSCRIBER_ID}',
+})
+`,
+  })
+}

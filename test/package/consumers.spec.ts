@@ -1,0 +1,198 @@
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createRequire } from 'node:module'
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
+import { createService } from '../../server'
+import { buildFixture, messages } from '../support/fixtures'
+import { launchBrowser } from '../support/browser'
+import { SUBSCRIBER_ID, TYPE_CHECKS } from './apps'
+import { FAILED_MARK } from './setup'
+import { measured, REPO, run } from './run'
+
+const { root, tarball, entries } = inject('consumer')
+const pkg = join(root, 'node_modules', 'inbox-kit')
+const bin = (name: string) => join(root, 'node_modules', '.bin', name)
+const repoBin = (name: string) => join(REPO, 'node_modules', '.bin', name)
+const jsEntries = entries.filter((e) => e.kind === 'js')
+
+/** Runs a step of a test and logs its time. */
+async function step(name: string, command: string, args: string[], cwd: string, env?: Record<string, string>) {
+  const result = await run(command, args, { cwd, ...(env ? { env } : {}) })
+  measured(name, result.ms)
+  return result
+}
+
+// A failed test leaves the consumer folder in place for a look.
+beforeEach(({ onTestFailed, task }) => onTestFailed(() => writeFileSync(join(root, FAILED_MARK), task.name)))
+
+describe('the packed tarball', () => {
+  it('passes publint, warnings counted as errors', async () => {
+    await step('publint', repoBin('publint'), ['run', tarball, '--strict'], REPO)
+  })
+
+  it('passes arethetypeswrong for ESM consumers (node16 and bundler), on every JS entry of exports', async () => {
+    expect(jsEntries.length).toBeGreaterThan(0)
+    const subpaths = jsEntries.map((e) => e.subpath)
+    const args = [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--entrypoints', ...subpaths]
+    await step('attw', repoBin('attw'), args, REPO)
+  })
+
+  it("marks the React entry 'use client', no React-free entry, and every entry as its source does", () => {
+    const rows = jsEntries.map((e) => {
+      const built = hasUseClient(readFileSync(join(pkg, e.file), 'utf8'))
+      const source = e.types && sourceOf(e.types)
+      return {
+        entry: e.specifier,
+        built,
+        react: importsReact(join(pkg, e.file)),
+        source: source ? hasUseClient(readFileSync(source, 'utf8')) : 'no source found',
+      }
+    })
+    // The root entry is client-only React; a React-free one never is; any other says so in its source.
+    const expected = rows.map((r) =>
+      r.entry === 'inbox-kit' ? { ...r, built: true, source: true } : { ...r, built: r.react && r.source === true },
+    )
+    expect(rows).toEqual(expected)
+  })
+})
+
+describe('a Vite + React app', () => {
+  const app = join(root, 'vite')
+
+  it('builds with vite build', async () => {
+    const { output } = await step('vite build', bin('vite'), ['build'], app)
+    // Such as the bundler's notice that it dropped a module-level 'use client'.
+    expect(output).not.toMatch(/\bwarn(ing)?\b|\(!\)/i)
+    const html = readFileSync(join(app, 'dist', 'index.html'), 'utf8')
+    expect(html).toMatch(/<link rel="stylesheet"[^>]+\.css">/)
+  })
+
+  describe('in Chromium, through inbox-kit/proxy to the reference service', () => {
+    let server: Server
+    let url: string
+    beforeAll(async () => {
+      // The proxy as the tarball ships it, mounted as the README's node:http recipe does.
+      const { createInboxProxy, toNodeHandler } = await import(
+        pathToFileURL(createRequire(join(root, 'package.json')).resolve('inbox-kit/proxy')).href
+      )
+      const service = createService({
+        fixture: buildFixture({ messages: messages(SUBSCRIBER_ID, 5, (i) => ({ seen: i >= 3 })) }),
+      })
+      const proxy = toNodeHandler(
+        createInboxProxy({
+          upstreamUrl: 'http://inbox.test',
+          apiKey: service.apiKey,
+          basePath: '/api/inbox',
+          authenticate: () => SUBSCRIBER_ID,
+          fetch: (input: RequestInfo | URL, init?: RequestInit) => service.fetch(new Request(input, init)),
+        }),
+      )
+      server = await listen(serveBuilt(join(app, 'dist'), proxy))
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    })
+    afterAll(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())))
+
+    it('shows the bell with the unseen count, styled, and the feed on click, with no error on the page', async () => {
+      const started = performance.now()
+      const browser = await launchBrowser()
+      try {
+        const page = await browser.newPage()
+        const problems: string[] = []
+        page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+        page.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`))
+        page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`))
+        await page.goto(url)
+        const bell = page.locator('button.inbox-bell')
+        await expect.poll(() => bell.getAttribute('data-count'), { timeout: 20_000 }).toBe('3')
+        // 40px square only with inbox-kit/styles.css applied.
+        expect(await bell.evaluate((b) => getComputedStyle(b).width)).toBe('40px')
+        await bell.click()
+        await expect.poll(() => page.locator('article').count(), { timeout: 20_000 }).toBe(5)
+        expect(problems).toEqual([])
+      } finally {
+        await browser.close()
+      }
+      measured('chromium check of the Vite app', performance.now() - started)
+    })
+  })
+})
+
+describe('a Next.js App Router app', () => {
+  const app = join(root, 'next')
+
+  it('builds with next build: <Inbox/> in a Server Component, the proxy in a route handler, every entry imported', async () => {
+    const { output } = await step('next build', bin('next'), ['build'], app, {
+      NEXT_TELEMETRY_DISABLED: '1',
+      INBOX_API_URL: 'http://127.0.0.1:4010',
+      INBOX_API_KEY: 'unused-at-build-time',
+      INBOX_TOKEN_SECRET: 'a-token-secret-of-at-least-32-bytes!',
+    })
+    expect(output).not.toMatch(/\bwarn(ing)?\b/i)
+    // The page is prerendered at build time: the server rendered the bell.
+    const html = readFileSync(join(app, '.next', 'server', 'app', 'index.html'), 'utf8')
+    expect(html).toContain('class="inbox-bell"')
+    const listed = readFileSync(join(app, '.next', 'server', 'app', 'entries.html'), 'utf8')
+    for (const e of jsEntries) expect(listed).toMatch(new RegExp(`data-entry="${e.specifier}">\\w`))
+  })
+})
+
+describe('a strict TypeScript consumer (skipLibCheck: false) importing every typed entry', () => {
+  const app = join(root, 'types')
+  const check = (compiler: string, tsc: string, resolution: string) => async () => {
+    await step(`tsc ${resolution} (${compiler})`, tsc, ['-p', `tsconfig.${resolution}.json`], app)
+  }
+
+  // The consumer's own TypeScript 6, the one Next.js type-checks with, on the strictest resolution.
+  it('type-checks with TypeScript 6, moduleResolution nodenext', check('TypeScript 6', bin('tsc'), 'nodenext'))
+
+  // The repository's TypeScript 7, the native compiler: fast enough for every resolution.
+  for (const resolution of Object.keys(TYPE_CHECKS)) {
+    it(`type-checks with TypeScript 7, moduleResolution ${resolution}`, check('TypeScript 7', repoBin('tsc'), resolution))
+  }
+})
+
+function hasUseClient(code: string): boolean {
+  return /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(code)
+}
+
+/** The source of an entry from its declaration file (tsc maps src/ onto dist/). */
+function sourceOf(types: string): string | undefined {
+  const base = join(REPO, types.replace(/^dist\//, 'src/').replace(/\.d\.ts$/, ''))
+  return ['.ts', '.tsx'].map((ext) => base + ext).find((f) => existsSync(f))
+}
+
+/** Whether a built file, or a chunk it imports, imports React or a React binding. */
+function importsReact(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false
+  seen.add(file)
+  const code = readFileSync(file, 'utf8')
+  for (const [, specifier] of code.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([^"']+)["']/g)) {
+    if (/^(react|react-dom)(\/|$)|^@tanstack\/react-query$|^zustand$/.test(specifier!)) return true
+    if (specifier!.startsWith('.') && importsReact(resolve(dirname(file), specifier!), seen)) return true
+  }
+  return false
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
+
+/** A host of the built app: its files, and the proxy under /api/inbox/. */
+function serveBuilt(dir: string, proxy: (req: never, res: never) => Promise<void>) {
+  return createServer(async (req, res) => {
+    if (req.url?.startsWith('/api/inbox/')) return void proxy(req as never, res as never)
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    let file = normalize(join(dir, decodeURIComponent(path)))
+    if (!file.startsWith(dir + sep) && file !== dir) return void res.writeHead(403).end()
+    if (path === '/') file = join(dir, 'index.html')
+    if (!(await stat(file).catch(() => null))?.isFile()) return void res.writeHead(path === '/favicon.ico' ? 204 : 404).end()
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+    createReadStream(file).pipe(res)
+  })
+}
+
+function listen(server: Server): Promise<Server> {
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)))
+}
