@@ -103,7 +103,8 @@ function subscriberFields(o: Obj): SubscriberFields {
 export function render(template: string, scope: Obj): string {
   return template.replace(/\{\{\s*([\w$.-]+)\s*\}\}/g, (_, path: string) => {
     let value: unknown = scope
-    for (const part of path.split('.')) value = isObject(value) ? value[part] : undefined
+    // Own fields only, so `{{payload.constructor}}` is unknown rather than a function's source.
+    for (const part of path.split('.')) value = isObject(value) && Object.hasOwn(value, part) ? value[part] : undefined
     if (value === undefined || value === null) return ''
     return typeof value === 'object' ? JSON.stringify(value) : String(value)
   })

@@ -1,7 +1,7 @@
 import { CHANNELS, MARK_AS, WEEKDAYS } from '../src/api/types'
 import type { Criticality, MarkAs, Message, OrderDirection, TriggerResult } from '../src/api/types'
 import { checkTriggerBody, type Delivery } from './delivery'
-import { HttpError, Issues } from './http'
+import { HttpError, Issues, MAX_JSON_DEPTH, findTooDeep, tooDeepError } from './http'
 import { isId } from './ids'
 import { preferencesOf } from './preferences'
 import { indexOfId, type Environment, type KeyScope, type Store } from './store'
@@ -118,23 +118,28 @@ function bodyObject(body: unknown): Record<string, unknown> {
 
 /** Decodes the feed's `payload` filter: base64 (standard or URL-safe) of UTF-8 JSON of an object. */
 function decodePayloadFilter(raw: string): Record<string, unknown> {
+  let value: unknown
   try {
     let b64 = raw.replace(/-/g, '+').replace(/_/g, '/').replace(/\s/g, '')
     b64 += '='.repeat((4 - (b64.length % 4)) % 4)
     const binary = atob(b64)
     const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0))
-    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
-    if (isObject(value)) return value
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch {
     // falls through to the 400 below
   }
-  throw new HttpError(400, 'payload must be base64-encoded JSON of an object')
+  if (!isObject(value)) throw new HttpError(400, 'payload must be base64-encoded JSON of an object')
+  // As deep as a trigger's payload may be, so any stored payload can be asked for.
+  if (findTooDeep(value, MAX_JSON_DEPTH - 1)) throw tooDeepError({ path: 'payload', allowed: MAX_JSON_DEPTH - 1 })
+  return value
 }
 
 /** Whether every leaf of `filter` equals the leaf at the same path of `value`. */
 function matchesSubset(value: unknown, filter: Record<string, unknown>): boolean {
   if (!isObject(value)) return false
   for (const [key, expected] of Object.entries(filter)) {
+    // Own keys only: `__proto__` or `toString` in a filter must not reach the prototype.
+    if (!Object.hasOwn(value, key)) return false
     const actual = value[key]
     if (isObject(expected)) {
       if (!matchesSubset(actual, expected)) return false
