@@ -276,8 +276,9 @@ route('GET', '/v2/subscribers/:subscriberId/subscriptions', ({ store, env, param
 // ------------------------------------------------------------ 4.2 / 4.5 integrations
 
 route('POST', '/v1/integrations/:integrationId/set-primary', ({ store, scope, params }) => {
+  // Spec 4.2: the primary of the current environment; another environment's integration is not found from here.
   const target = store.integrationList.find(
-    (i) => i._id === params.integrationId && i._organizationId === scope.organizationId && !i.deleted,
+    (i) => i._id === params.integrationId && i._environmentId === scope.environmentId && !i.deleted,
   )
   if (!target) throw new HttpError(404, `Integration ${params.integrationId} not found`)
   if (target.channel !== 'email' && target.channel !== 'sms')
