@@ -16,6 +16,8 @@ export interface RouteContext {
   params: Record<string, string>
   query: URLSearchParams
   body: unknown
+  /** Whether feed pages carry `totalCount`. */
+  totalCount: boolean
 }
 
 /** What a route handler answers. */
@@ -386,7 +388,7 @@ function checkSchedule(value: unknown, issues: Issues): void {
 
 // ------------------------------------------------------------ 4.4 feed
 
-route('GET', '/v1/subscribers/:subscriberId/notifications/feed', ({ store, env, params, query }) => {
+route('GET', '/v1/subscribers/:subscriberId/notifications/feed', ({ store, env, params, query, totalCount }) => {
   const issues = new Issues()
   const page = intParam(query, 'page', issues, 0, Number.MAX_SAFE_INTEGER, 0)
   const limit = intParam(query, 'limit', issues, 1, 100, 10)
@@ -417,7 +419,7 @@ route('GET', '/v1/subscribers/:subscriberId/notifications/feed', ({ store, env, 
     status: 200,
     paginated: true,
     body: {
-      totalCount: total,
+      ...(totalCount && { totalCount: total }),
       hasMore: total > start + limit,
       data: data.map((m) => store.feedItem(m, sub)),
       pageSize: data.length,
