@@ -205,7 +205,7 @@ export function createService(options: ServiceOptions = {}): Service {
     apiKey: fixture.apiKeys[0]!.key,
     state: store,
     faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
-    settle: () => scheduler.settle(),
+    settle: () => delivery.settle(),
     async fetch(request) {
       const response = await handle(request)
       for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value)
