@@ -1,6 +1,6 @@
 import { CHANNELS, MARK_AS, WEEKDAYS } from '../src/api/types'
 import type { Criticality, MarkAs, Message, OrderDirection, TriggerResult } from '../src/api/types'
-import { checkTriggerBody, type Delivery } from './delivery'
+import { SLICE, checkTriggerBody, type Delivery } from './delivery'
 import { HttpError, Issues, MAX_JSON_DEPTH, findTooDeep, tooDeepError } from './http'
 import { isId } from './ids'
 import { preferencesOf } from './preferences'
@@ -507,9 +507,11 @@ route(
           issues.add(`events[${i}].context`, 'context must map strings to strings', context)
       })
     issues.check()
+    // One budget for the whole request: what does not fit is delivered after the answer, event by event.
+    const budget = { left: SLICE }
     const results: TriggerResult[] = (events as Record<string, unknown>[]).map((event) => {
       try {
-        return delivery.trigger(env, event, false)
+        return delivery.trigger(env, event, false, budget)
       } catch (error) {
         if (error instanceof HttpError) return { acknowledged: true, status: 'error', error: [error.message] }
         throw error

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { generateSubscriptions, type Service } from '../../server'
+import { SLICE } from '../../server/delivery'
 import { buildFixture, delayStep, inApp, workflow } from '../support/fixtures'
 import { rawService } from './helpers'
 
@@ -74,6 +75,9 @@ describe('delivery of large triggers', () => {
     expect(bulk.json.every((r: { status: string }) => r.status === 'processed')).toBe(true)
     const lastOfLast = () => service.state.messages(team[team.length - 1]!).some((m) => m.transactionId === 'bulk-99')
     expect(lastOfLast()).toBe(false)
+    // The request spent one slice's worth of work before answering, not one per event.
+    const deliveredBeforeAnswer = team.reduce((n, id) => n + service.state.messages(id).length, 0)
+    expect(deliveredBeforeAnswer).toBeLessThanOrEqual(SLICE)
     const { answeredBefore } = await lightRequestsDuring(call, lastOfLast)
     expect(answeredBefore).toBeGreaterThan(1)
     await service.settle()
