@@ -52,8 +52,8 @@ export class Scheduler {
 }
 
 /**
- * Units of delivery work (one recipient resolved or delivered, or 64 topic members listed) done before a trigger
- * answers, and in each later slice: small enough that a light request waits a few milliseconds at most.
+ * Units of delivery work (a recipient created or updated, a message delivered, 64 topic members listed) done
+ * before a trigger answers, and in each later slice: small enough that a light request waits a few ms at most.
  */
 export const SLICE = 256
 
@@ -286,14 +286,13 @@ export class Delivery {
       this.scheduler.schedule(ms, () => this.enqueue(this.deliverTo(run, batch, index + 1)))
     }
     for (const target of targets) {
-      const delay = this.runSteps(run, target, from)
+      const delay = yield* this.runSteps(run, target, from)
       if (delay !== undefined) {
         let batch = waiting.get(delay)
         if (!batch) waiting.set(delay, (batch = []))
         batch.push(target)
         if (batch.length >= SLICE) wait(delay)
       }
-      yield
     }
     for (const index of [...waiting.keys()]) wait(index)
   }
@@ -305,16 +304,26 @@ export class Delivery {
     return undefined
   }
 
-  /** Runs the active steps from `from` for one target; stops at a delay step and answers its index. */
-  private runSteps(run: Run, target: Target, from: number): number | undefined {
+  /**
+   * Runs the active steps from `from` for one target, one unit of work per message (or one for a target that gets
+   * none); stops at a delay step and answers its index.
+   */
+  private *runSteps(run: Run, target: Target, from: number): Generator<void, number | undefined, void> {
     const steps = run.workflow.steps
+    let delivered = 0
     for (let i = from; i < steps.length; i++) {
       const step = steps[i] as StepRecord
       if (!step.active) continue
-      if (step.channel === 'delay') return i
+      if (step.channel === 'delay') {
+        if (delivered === 0) yield
+        return i
+      }
       if (!channelEnabled(run.workflow, target.sub, step.channel)) continue
       this.deliver(run, target.sub, step, target.notificationId)
+      delivered++
+      yield
     }
+    if (delivered === 0) yield
     return undefined
   }
 
