@@ -87,26 +87,33 @@ export interface TooDeep {
  * more (`payload`, `events[2].payload`), never the whole way down.
  */
 export function findTooDeep(value: unknown, max: number): TooDeep | null {
-  // Each entry: a value, the containers above it, its field path, and the depth at which that path was named.
-  const stack: [unknown, number, string, number, boolean][] = [[value, 0, '', 0, false]]
+  if (!isContainer(value)) return null
+  // Each entry: a container, the containers above it, its field path, and the depth at which that path was named.
+  const stack: [object, number, string, number, boolean][] = [[value, 0, '', 0, false]]
   while (stack.length > 0) {
     const [v, depth, path, named, underArray] = stack.pop()!
-    if (typeof v !== 'object' || v === null) continue
     if (depth >= max) return { path: path || 'body', allowed: max - named }
     const array = Array.isArray(v)
     // Named further: the root's fields, an array's items, and the fields of those items.
     const extend = depth === 0 || (depth === 1 && array) || (depth === 2 && underArray && !array)
+    const below = extend ? depth + 1 : named
     if (array) {
-      for (let i = v.length - 1; i >= 0; i--)
-        stack.push([v[i], depth + 1, extend ? `${path}[${i}]` : path, extend ? depth + 1 : named, true])
+      for (let i = v.length - 1; i >= 0; i--) {
+        const item: unknown = v[i]
+        if (isContainer(item)) stack.push([item, depth + 1, extend ? `${path}[${i}]` : path, below, true])
+      }
     } else {
-      for (const [key, item] of Object.entries(v)) {
-        const next = extend ? (path ? `${path}.${key}` : key) : path
-        stack.push([item, depth + 1, next, extend ? depth + 1 : named, false])
+      for (const key of Object.keys(v)) {
+        const item: unknown = (v as Record<string, unknown>)[key]
+        if (isContainer(item)) stack.push([item, depth + 1, extend ? (path ? `${path}.${key}` : key) : path, below, false])
       }
     }
   }
   return null
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null
 }
 
 /** A 422 naming the field that nests too deep. */
