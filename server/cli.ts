@@ -76,13 +76,21 @@ function main(): void {
       `Fixture: ${values.fixture ?? 'built-in demo'}${values.envelope ? ' (envelope mode)' : ''}` +
         `${values['total-count'] ? '' : ' (no totalCount)'}`,
     )
-    if (subscriber === undefined) {
-      console.log('Subscriber: none in this fixture (a trigger creates one)')
+    const auth = `-H ${shellQuote(`Authorization: ApiKey ${service.apiKey}`)}`
+    if (subscriber !== undefined) {
+      const feed = `${base}/v1/subscribers/${encodeURIComponent(subscriber)}/notifications/feed?limit=10`
+      console.log(`Subscriber: ${subscriber}`)
+      console.log(`Try: curl -sS ${auth} ${shellQuote(feed)}`)
       return
     }
-    const feed = `${base}/v1/subscribers/${encodeURIComponent(subscriber)}/notifications/feed?limit=10`
-    console.log(`Subscriber: ${subscriber}`)
-    console.log(`Try: curl -sS -H ${shellQuote(`Authorization: ApiKey ${service.apiKey}`)} ${shellQuote(feed)}`)
+    const workflow = storeOf(service).workflows()[0]?.identifier
+    if (workflow === undefined) return console.log('Subscriber: none in this fixture, and no workflow to create one')
+    // A trigger creates its recipient, so the first request can make the first subscriber.
+    const trigger = JSON.stringify({ name: workflow, to: 'first-subscriber' })
+    console.log('Subscriber: none in this fixture; this trigger creates first-subscriber')
+    console.log(
+      `Try: curl -sS ${auth} -H 'Content-Type: application/json' -d ${shellQuote(trigger)} ${shellQuote(`${base}/v1/events/trigger`)}`,
+    )
   })
 }
 

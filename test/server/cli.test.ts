@@ -54,6 +54,25 @@ describe('npm run server', () => {
     }
   })
 
+  it('prints a trigger that creates the first subscriber when the fixture has none, quoted for any key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inbox-fixture-'))
+    const file = join(dir, 'fixture.json')
+    const apiKeys = [{ key: "it's-a-key", organizationId: 'o', environmentId: 'e' }]
+    writeFileSync(file, JSON.stringify({ ...buildFixture({ apiKeys }), subscribers: [], messages: [] }))
+    const { child, ready, printed } = startCli(['--fixture', file])
+    try {
+      const { url, apiKey } = await ready
+      await printed(/^Subscriber: none/m)
+      const [, line] = await printed(/^Try: (.+)$/m)
+      const { stdout } = await run('sh', ['-c', line!])
+      expect(JSON.parse(stdout)).toMatchObject({ status: 'processed' })
+      const feed = await fetch(`${url}/v1/subscribers/first-subscriber/notifications/feed`, { headers: { authorization: `ApiKey ${apiKey}` } })
+      expect((await feed.json()).data).toHaveLength(1)
+    } finally {
+      child.kill()
+    }
+  })
+
   it('refuses a bad fixture naming the field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'inbox-fixture-'))
     const file = join(dir, 'bad.json')
