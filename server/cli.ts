@@ -2,17 +2,29 @@ import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { parseArgs } from 'node:util'
 import { FixtureError } from './fixture'
-import { createService } from './service'
+import { errorBody } from './http'
+import { storeOf, createService } from './service'
 
-const USAGE = `Usage: npm run server -- [--port 4010] [--host 127.0.0.1] [--fixture path.json] [--envelope] [--latency ms] [--base-path /api]`
+const USAGE = `Usage: npm run server -- [--port 4010] [--host 127.0.0.1] [--fixture path.json] [--envelope] [--no-total-count]
+                         [--latency ms] [--base-path /api]
+
+  --envelope        wrap non-paginated bodies as {"data": ...}, as the hosted service does
+  --no-total-count  leave totalCount out of feed pages, as a service that does not count may`
+
+/** Bytes of a request body read ahead of the service, so a client never sends faster than it is consumed. */
+const READ_AHEAD = 64 * 1024
+/** How long the rest of a body refused early is read and dropped before the connection is closed. */
+const LINGER_MS = 10_000
 
 function main(): void {
   const { values } = parseArgs({
+    allowNegative: true,
     options: {
       port: { type: 'string', default: '4010' },
       host: { type: 'string', default: '127.0.0.1' },
       fixture: { type: 'string' },
       envelope: { type: 'boolean', default: false },
+      'total-count': { type: 'boolean', default: true },
       latency: { type: 'string', default: '0' },
       'base-path': { type: 'string', default: '' },
       help: { type: 'boolean', default: false },
@@ -37,23 +49,97 @@ function main(): void {
   }
   let service
   try {
-    service = createService({ fixture, envelope: values.envelope, latency, basePath: values['base-path'] })
+    service = createService({
+      fixture,
+      envelope: values.envelope,
+      totalCount: values['total-count'],
+      latency,
+      basePath: values['base-path'],
+    })
   } catch (error) {
     if (error instanceof FixtureError) return exit(`Invalid fixture ${values.fixture}: ${error.message}`)
     throw error
   }
 
+  const host = values.host.includes(':') ? `[${values.host}]` : values.host
   const server = createServer((req, res) => {
-    void serve(service.fetch, req, res, `http://${values.host}:${port}`)
+    void serve(service.fetch, req, res, `http://${host}:${port}`)
   })
   server.listen(port, values.host, () => {
     const address = server.address()
     const actualPort = typeof address === 'object' && address ? address.port : port
-    console.log(`Reference service listening on http://${values.host}:${actualPort}${values['base-path']}`)
+    const base = `http://${host}:${actualPort}${values['base-path']}`
+    const subscriber = storeOf(service).subscribers()[0]?.subscriberId
+    console.log(`Reference service listening on ${base}`)
     console.log(`API key: ${service.apiKey}`)
-    console.log(`Fixture: ${values.fixture ?? 'built-in demo'}${values.envelope ? ' (envelope mode)' : ''}`)
+    console.log(
+      `Fixture: ${values.fixture ?? 'built-in demo'}${values.envelope ? ' (envelope mode)' : ''}` +
+        `${values['total-count'] ? '' : ' (no totalCount)'}`,
+    )
+    const auth = `-H ${shellQuote(`Authorization: ApiKey ${service.apiKey}`)}`
+    if (subscriber !== undefined) {
+      const feed = `${base}/v1/subscribers/${encodeURIComponent(subscriber)}/notifications/feed?limit=10`
+      console.log(`Subscriber: ${subscriber}`)
+      console.log(`Try: curl -sS ${auth} ${shellQuote(feed)}`)
+      return
+    }
+    const workflow = storeOf(service).workflows()[0]?.identifier
+    if (workflow === undefined) return console.log('Subscriber: none in this fixture, and no workflow to create one')
+    // A trigger creates its recipient, so the first request can make the first subscriber.
+    const trigger = JSON.stringify({ name: workflow, to: 'first-subscriber' })
+    console.log('Subscriber: none in this fixture; this trigger creates first-subscriber')
+    console.log(
+      `Try: curl -sS ${auth} -H 'Content-Type: application/json' -d ${shellQuote(trigger)} ${shellQuote(`${base}/v1/events/trigger`)}`,
+    )
   })
 }
+
+/** One POSIX shell word, whatever `text` holds. */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`
+}
+
+/**
+ * The request body as a web stream that reads from the socket only as fast as the service consumes it
+ * (back-pressure), and `discard()`, which drops whatever is left unread instead of keeping it.
+ */
+function bodyOf(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; discard(): void } {
+  let open = true
+  const discard = () => {
+    open = false
+    req.resume()
+  }
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause()
+        req.on('data', (chunk: Buffer) => {
+          // After a cancel or an answer the stream is closed: bytes still arriving are dropped.
+          if (!open) return
+          controller.enqueue(new Uint8Array(chunk))
+          if ((controller.desiredSize ?? 0) <= 0) req.pause()
+        })
+        req.on('end', () => {
+          if (open) controller.close()
+          open = false
+        })
+        req.on('error', (error) => {
+          if (open) controller.error(error)
+          open = false
+        })
+      },
+      pull() {
+        if (open) req.resume()
+      },
+      cancel: discard,
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: READ_AHEAD }),
+  )
+  return { stream, discard }
+}
+
+/** Methods a fetch Request cannot carry; the service would answer them 404 like any unknown route. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
 /** Converts a node:http request into a fetch Request and writes the Response back. */
 async function serve(
@@ -66,36 +152,48 @@ async function serve(
   res.on('close', () => {
     if (!res.writableFinished) controller.abort()
   })
+  const method = req.method ?? 'GET'
+  const hasBody = method !== 'GET' && method !== 'HEAD'
+  const body = hasBody ? bodyOf(req) : undefined
+  // Once the answer is out, what the client still sends is read and dropped, for a while, then cut off.
+  res.on('finish', () => {
+    if (req.complete) return
+    body?.discard()
+    req.resume()
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS)
+    timer.unref()
+    req.once('end', () => clearTimeout(timer))
+    req.once('close', () => clearTimeout(timer))
+  })
   try {
+    const url = new URL(req.url ?? '/', origin)
+    if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+      const message = `Cannot ${method} ${url.pathname}`
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+      res.end(JSON.stringify(errorBody(404, message, url.pathname)))
+      return
+    }
     const headers = new Headers()
     for (const [name, value] of Object.entries(req.headers)) {
       if (Array.isArray(value)) for (const v of value) headers.append(name, v)
       else if (value !== undefined) headers.set(name, value)
     }
-    const method = req.method ?? 'GET'
-    const hasBody = method !== 'GET' && method !== 'HEAD'
-    const request = new Request(new URL(req.url ?? '/', origin), {
+    const request = new Request(url, {
       method,
       headers,
       signal: controller.signal,
-      ...(hasBody && {
-        body: new ReadableStream<Uint8Array>({
-          start(stream) {
-            req.on('data', (chunk: Buffer) => stream.enqueue(new Uint8Array(chunk)))
-            req.on('end', () => stream.close())
-            req.on('error', (error) => stream.error(error))
-          },
-        }),
-        duplex: 'half',
-      }),
+      ...(body && { body: body.stream, duplex: 'half' }),
     } as RequestInit)
     const response = await handler(request)
+    const bytes = Buffer.from(await response.arrayBuffer())
+    if (res.destroyed) return
     res.writeHead(response.status, Object.fromEntries(response.headers))
-    res.end(Buffer.from(await response.arrayBuffer()))
+    res.end(bytes)
   } catch (error) {
     // An injected drop closes the connection without an answer.
     if (error instanceof TypeError && error.message === 'fetch failed') res.destroy()
-    else if (!res.headersSent && !controller.signal.aborted) {
+    else if (!res.headersSent && !controller.signal.aborted && !res.destroyed) {
+      console.error('[inbox-kit service]', error)
       res.writeHead(500, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' }))
     } else res.destroy()

@@ -21,7 +21,7 @@ function isObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Runs delayed work on real timers; `settle()` runs whatever is due now at once. */
+/** Runs delayed work on real timers; `runDue()` runs whatever is due now at once. */
 export class Scheduler {
   private readonly jobs = new Set<{ dueAt: number; run: () => void; timer: ReturnType<typeof setTimeout> }>()
 
@@ -42,16 +42,30 @@ export class Scheduler {
     job.run()
   }
 
-  async settle(): Promise<void> {
-    for (;;) {
-      await Promise.resolve()
-      const now = this.clock()
-      const due = [...this.jobs].filter((j) => j.dueAt <= now)
-      if (due.length === 0) return
-      for (const job of due) this.fire(job)
-    }
+  /** Runs the jobs due by the clock now; answers how many ran. */
+  runDue(): number {
+    const now = this.clock()
+    const due = [...this.jobs].filter((j) => j.dueAt <= now)
+    for (const job of due) this.fire(job)
+    return due.length
   }
 }
+
+/**
+ * Units of delivery work (a recipient created or updated, a message delivered, 64 topic members listed) done
+ * before a trigger answers, and in each later slice: small enough that a light request waits a few ms at most.
+ */
+export const SLICE = 256
+
+/** What is left of the units one request or one slice may spend. */
+export interface Budget {
+  left: number
+}
+
+type Work = Generator<void, void, void>
+
+const nextTurn: (run: () => void) => void =
+  typeof setImmediate === 'function' ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0)
 
 /** Checks the shape of a trigger body; problems go to `issues` under `prefix`. */
 export function checkTriggerBody(body: unknown, issues: Issues, prefix = ''): void {
@@ -103,7 +117,8 @@ function subscriberFields(o: Obj): SubscriberFields {
 export function render(template: string, scope: Obj): string {
   return template.replace(/\{\{\s*([\w$.-]+)\s*\}\}/g, (_, path: string) => {
     let value: unknown = scope
-    for (const part of path.split('.')) value = isObject(value) ? value[part] : undefined
+    // Own fields only, so `{{payload.constructor}}` is unknown rather than a function's source.
+    for (const part of path.split('.')) value = isObject(value) && Object.hasOwn(value, part) ? value[part] : undefined
     if (value === undefined || value === null) return ''
     return typeof value === 'object' ? JSON.stringify(value) : String(value)
   })
@@ -111,6 +126,10 @@ export function render(template: string, scope: Obj): string {
 
 /** Triggers workflows and delivers their steps. */
 export class Delivery {
+  /** Accepted triggers (and delayed steps now due) not yet delivered, oldest first. */
+  private readonly pending: Work[] = []
+  private woken = false
+
   constructor(
     private readonly store: Store,
     private readonly scheduler: Scheduler,
@@ -118,9 +137,10 @@ export class Delivery {
 
   /**
    * Runs one (already shape-checked) trigger. An unknown workflow throws a 422 when `single`,
-   * else it is an error result.
+   * else it is an error result. Up to `budget` units are delivered before this returns; the rest follows in
+   * slices that yield to the event loop, so a trigger to a large topic never stalls other requests for long.
    */
-  trigger(env: Environment, body: Obj, single: boolean): TriggerResult {
+  trigger(env: Environment, body: Obj, single: boolean, budget: Budget = { left: SLICE }): TriggerResult {
     const name = body.name as string
     const workflow = env.workflows.get(name)
     if (!workflow) {
@@ -145,8 +165,7 @@ export class Delivery {
     if (workflow.steps.length === 0) return { acknowledged: true, status: 'no_workflow_steps_defined' }
     if (!workflow.steps.some((s) => s.active && s.channel !== 'delay'))
       return { acknowledged: true, status: 'no_workflow_active_steps_defined' }
-    const recipients = this.recipients(env, body.to)
-    if (recipients.length === 0)
+    if (!this.hasRecipient(env, body.to))
       return { acknowledged: true, status: 'invalid_recipients', error: ['No valid recipients'] }
     const actor = this.actor(env, body.actor)
     const transactionId = typeof body.transactionId === 'string' ? body.transactionId : uuid()
@@ -159,29 +178,123 @@ export class Delivery {
       actor,
       tenant,
     }
-    for (const sub of recipients) this.runSteps(run, sub, 0, this.store.newId())
+    const work = this.deliverAll(run, body.to)
+    if (!advance(work, budget)) this.enqueue(work)
     return { acknowledged: true, status: 'processed', transactionId }
   }
 
-  private recipients(env: Environment, to: unknown): SubscriberRecord[] {
+  /** Delivers everything accepted so far and every delayed step due by the clock now. */
+  async settle(): Promise<void> {
+    for (;;) {
+      await Promise.resolve()
+      while (this.pending.length > 0) this.runSafely(this.pending[0]!, { left: Infinity })
+      if (this.scheduler.runDue() === 0 && this.pending.length === 0) return
+    }
+  }
+
+  private enqueue(work: Work): void {
+    this.pending.push(work)
+    this.wake()
+  }
+
+  private wake(): void {
+    if (this.woken || this.pending.length === 0) return
+    this.woken = true
+    nextTurn(() => {
+      this.woken = false
+      const budget = { left: SLICE }
+      while (budget.left > 0 && this.pending.length > 0) this.runSafely(this.pending[0]!, budget)
+      this.wake()
+    })
+  }
+
+  /** Advances the oldest work within `budget`, dropping it once done or broken (there is no request to fail). */
+  private runSafely(work: Work, budget: Budget): void {
+    let done = true
+    try {
+      done = advance(work, budget)
+    } catch (error) {
+      console.error('[inbox-kit service] delivery failed', error)
+    }
+    if (done) this.pending.shift()
+  }
+
+  /** Whether `to` names at least one recipient, without creating anyone. */
+  private hasRecipient(env: Environment, to: unknown): boolean {
+    for (const item of Array.isArray(to) ? to : [to]) {
+      if (typeof item === 'string') {
+        if (SUBSCRIBER_ID.test(item)) return true
+      } else if (isObject(item) && item.type === 'Topic') {
+        const topic = typeof item.topicKey === 'string' ? this.store.topicState(env, item.topicKey) : undefined
+        if (!topic) continue
+        const exclude = excluded(item)
+        if (topic.subscriptions.some((s) => !exclude.has(s.subscriber.subscriberId))) return true
+      } else if (isObject(item) && typeof item.subscriberId === 'string' && SUBSCRIBER_ID.test(item.subscriberId)) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /** Creates or updates every recipient first (as one step would), then runs the steps for each, once. */
+  private *deliverAll(run: Run, to: unknown): Work {
+    const { env } = run
     const found = new Map<string, SubscriberRecord>()
     const add = (sub: SubscriberRecord) => {
       if (!found.has(sub.subscriberId)) found.set(sub.subscriberId, sub)
     }
     for (const item of Array.isArray(to) ? to : [to]) {
       if (typeof item === 'string') {
-        if (SUBSCRIBER_ID.test(item)) add(this.store.upsertSubscriber(env, item, {}))
+        if (!SUBSCRIBER_ID.test(item)) continue
+        add(this.store.upsertSubscriber(env, item, {}))
+        yield
       } else if (isObject(item) && item.type === 'Topic') {
         if (typeof item.topicKey !== 'string') continue
         const topic = this.store.topicState(env, item.topicKey)
         if (!topic) continue
-        const exclude = new Set(Array.isArray(item.exclude) ? item.exclude.filter((x) => typeof x === 'string') : [])
-        for (const s of topic.subscriptions) if (!exclude.has(s.subscriber.subscriberId)) add(s.subscriber)
+        const exclude = excluded(item)
+        // The members as they were when the trigger was accepted.
+        const members = topic.subscriptions.slice()
+        for (let i = 0; i < members.length; i++) {
+          const sub = members[i]!.subscriber
+          if (!exclude.has(sub.subscriberId)) add(sub)
+          if (i % 64 === 63) yield
+        }
       } else if (isObject(item) && typeof item.subscriberId === 'string' && SUBSCRIBER_ID.test(item.subscriberId)) {
         add(this.store.upsertSubscriber(env, item.subscriberId, subscriberFields(item)))
+        yield
       }
     }
-    return [...found.values()]
+    const targets = function* (store: Store) {
+      for (const sub of found.values()) yield { sub, notificationId: store.newId() }
+    }
+    yield* this.deliverTo(run, targets(this.store), 0)
+  }
+
+  /**
+   * Runs the steps from `from` for each target. Targets that reach a delay step wait for it together, one timer
+   * per batch rather than one per recipient.
+   */
+  private *deliverTo(run: Run, targets: Iterable<Target>, from: number): Work {
+    const waiting = new Map<number, Target[]>()
+    const wait = (index: number) => {
+      const batch = waiting.get(index)
+      if (!batch) return
+      waiting.delete(index)
+      const step = run.workflow.steps[index] as StepRecord
+      const ms = (step.amount ?? 0) * (UNIT_MS[step.unit ?? 'seconds'] ?? 1_000)
+      this.scheduler.schedule(ms, () => this.enqueue(this.deliverTo(run, batch, index + 1)))
+    }
+    for (const target of targets) {
+      const delay = yield* this.runSteps(run, target, from)
+      if (delay !== undefined) {
+        let batch = waiting.get(delay)
+        if (!batch) waiting.set(delay, (batch = []))
+        batch.push(target)
+        if (batch.length >= SLICE) wait(delay)
+      }
+    }
+    for (const index of [...waiting.keys()]) wait(index)
   }
 
   private actor(env: Environment, actor: unknown): SubscriberRecord | undefined {
@@ -191,19 +304,27 @@ export class Delivery {
     return undefined
   }
 
-  private runSteps(run: Run, sub: SubscriberRecord, from: number, notificationId: string): void {
+  /**
+   * Runs the active steps from `from` for one target, one unit of work per message (or one for a target that gets
+   * none); stops at a delay step and answers its index.
+   */
+  private *runSteps(run: Run, target: Target, from: number): Generator<void, number | undefined, void> {
     const steps = run.workflow.steps
+    let delivered = 0
     for (let i = from; i < steps.length; i++) {
       const step = steps[i] as StepRecord
       if (!step.active) continue
       if (step.channel === 'delay') {
-        const ms = (step.amount ?? 0) * (UNIT_MS[step.unit ?? 'seconds'] ?? 1_000)
-        this.scheduler.schedule(ms, () => this.runSteps(run, sub, i + 1, notificationId))
-        return
+        if (delivered === 0) yield
+        return i
       }
-      if (!channelEnabled(run.workflow, sub, step.channel)) continue
-      this.deliver(run, sub, step, notificationId)
+      if (!channelEnabled(run.workflow, target.sub, step.channel)) continue
+      this.deliver(run, target.sub, step, target.notificationId)
+      delivered++
+      yield
     }
+    if (delivered === 0) yield
+    return undefined
   }
 
   private deliver(run: Run, sub: SubscriberRecord, step: StepRecord, notificationId: string): void {
@@ -277,6 +398,24 @@ export class Delivery {
     if (channel === 'email' || channel === 'sms') return candidates.find((i) => i.primary)
     return candidates[0]
   }
+}
+
+/** Does units of `work` while `budget` lasts; answers whether it is done. */
+function advance(work: Work, budget: Budget): boolean {
+  while (budget.left > 0) {
+    if (work.next().done) return true
+    budget.left -= 1
+  }
+  return false
+}
+
+function excluded(topicItem: Obj): Set<unknown> {
+  return new Set(Array.isArray(topicItem.exclude) ? topicItem.exclude.filter((x) => typeof x === 'string') : [])
+}
+
+interface Target {
+  sub: SubscriberRecord
+  notificationId: string
 }
 
 interface Run {

@@ -69,13 +69,68 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   })
 }
 
-/** Reads the body as JSON within `limit` bytes; `undefined` when empty. */
+/**
+ * How many levels of objects and arrays a request body may nest. Far below what would exhaust the stack when a
+ * stored payload is serialized again, and far above what a real payload needs.
+ */
+export const MAX_JSON_DEPTH = 64
+
+/** Where `value` nests more than `max` levels: the field that holds the deep part, and how deep that field may nest. */
+export interface TooDeep {
+  path: string
+  allowed: number
+}
+
+/**
+ * Finds a part of `value` nested more than `max` levels deep (an object or array is one level), without recursion.
+ * The path names the field a caller would recognise: the top-level key, and through an array one index and key
+ * more (`payload`, `events[2].payload`), never the whole way down.
+ */
+export function findTooDeep(value: unknown, max: number): TooDeep | null {
+  if (!isContainer(value)) return null
+  // Each entry: a container, the containers above it, its field path, and the depth at which that path was named.
+  const stack: [object, number, string, number, boolean][] = [[value, 0, '', 0, false]]
+  while (stack.length > 0) {
+    const [v, depth, path, named, underArray] = stack.pop()!
+    if (depth >= max) return { path: path || 'body', allowed: max - named }
+    const array = Array.isArray(v)
+    // Named further: the root's fields, an array's items, and the fields of those items.
+    const extend = depth === 0 || (depth === 1 && array) || (depth === 2 && underArray && !array)
+    const below = extend ? depth + 1 : named
+    if (array) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const item: unknown = v[i]
+        if (isContainer(item)) stack.push([item, depth + 1, extend ? `${path}[${i}]` : path, below, true])
+      }
+    } else {
+      for (const key of Object.keys(v)) {
+        const item: unknown = (v as Record<string, unknown>)[key]
+        if (isContainer(item)) stack.push([item, depth + 1, extend ? (path ? `${path}.${key}` : key) : path, below, false])
+      }
+    }
+  }
+  return null
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null
+}
+
+/** A 422 naming the field that nests too deep. */
+export function tooDeepError(found: TooDeep): HttpError {
+  const message = `must not nest objects and arrays more than ${found.allowed} levels deep`
+  return new HttpError(422, 'Validation Error', { [found.path]: { messages: [message] } })
+}
+
+/** Reads the body as JSON within `limit` bytes and `MAX_JSON_DEPTH` levels; `undefined` when empty. */
 export async function readJson(request: Request, limit: number): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? NaN)
   if (declared > limit) throw new HttpError(413, `Request body larger than ${limit} bytes`)
   const type = request.headers.get('content-type')
   const bytes = await readBody(request, limit).catch((error: unknown) => {
-    throw error instanceof BodyTooLarge ? new HttpError(413, `Request body larger than ${limit} bytes`) : error
+    if (error instanceof BodyTooLarge) throw new HttpError(413, `Request body larger than ${limit} bytes`)
+    // The client went away or broke the framing mid-body: nothing of it is used.
+    throw new HttpError(400, 'Request body could not be read')
   })
   if (bytes === null || bytes.length === 0) return undefined
   if (type !== null && !/[/+]json\b/i.test(type))
@@ -86,10 +141,13 @@ export async function readJson(request: Request, limit: number): Promise<unknown
   } catch {
     throw new HttpError(400, 'Request body is not valid UTF-8')
   }
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     throw new HttpError(400, 'Request body is not valid JSON')
   }
+  const deep = findTooDeep(value, MAX_JSON_DEPTH)
+  if (deep) throw tooDeepError(deep)
+  return value
 }
-

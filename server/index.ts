@@ -1,4 +1,5 @@
 export type { ServiceOptions, Service, FaultRule, ServiceState } from './types'
+export type { IdempotencyLimits } from './guards'
 export type {
   SubscriberRecord,
   WorkflowRecord,

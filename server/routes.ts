@@ -1,7 +1,7 @@
 import { CHANNELS, MARK_AS, WEEKDAYS } from '../src/api/types'
 import type { Criticality, MarkAs, Message, OrderDirection, TriggerResult } from '../src/api/types'
-import { checkTriggerBody, type Delivery } from './delivery'
-import { HttpError, Issues } from './http'
+import { SLICE, checkTriggerBody, type Delivery } from './delivery'
+import { HttpError, Issues, MAX_JSON_DEPTH, findTooDeep, tooDeepError } from './http'
 import { isId } from './ids'
 import { preferencesOf } from './preferences'
 import { indexOfId, type Environment, type KeyScope, type Store } from './store'
@@ -16,6 +16,8 @@ export interface RouteContext {
   params: Record<string, string>
   query: URLSearchParams
   body: unknown
+  /** Whether feed pages carry `totalCount`. */
+  totalCount: boolean
 }
 
 /** What a route handler answers. */
@@ -118,23 +120,28 @@ function bodyObject(body: unknown): Record<string, unknown> {
 
 /** Decodes the feed's `payload` filter: base64 (standard or URL-safe) of UTF-8 JSON of an object. */
 function decodePayloadFilter(raw: string): Record<string, unknown> {
+  let value: unknown
   try {
     let b64 = raw.replace(/-/g, '+').replace(/_/g, '/').replace(/\s/g, '')
     b64 += '='.repeat((4 - (b64.length % 4)) % 4)
     const binary = atob(b64)
     const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0))
-    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
-    if (isObject(value)) return value
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch {
     // falls through to the 400 below
   }
-  throw new HttpError(400, 'payload must be base64-encoded JSON of an object')
+  if (!isObject(value)) throw new HttpError(400, 'payload must be base64-encoded JSON of an object')
+  // As deep as a trigger's payload may be, so any stored payload can be asked for.
+  if (findTooDeep(value, MAX_JSON_DEPTH - 1)) throw tooDeepError({ path: 'payload', allowed: MAX_JSON_DEPTH - 1 })
+  return value
 }
 
 /** Whether every leaf of `filter` equals the leaf at the same path of `value`. */
 function matchesSubset(value: unknown, filter: Record<string, unknown>): boolean {
   if (!isObject(value)) return false
   for (const [key, expected] of Object.entries(filter)) {
+    // Own keys only: `__proto__` or `toString` in a filter must not reach the prototype.
+    if (!Object.hasOwn(value, key)) return false
     const actual = value[key]
     if (isObject(expected)) {
       if (!matchesSubset(actual, expected)) return false
@@ -271,8 +278,9 @@ route('GET', '/v2/subscribers/:subscriberId/subscriptions', ({ store, env, param
 // ------------------------------------------------------------ 4.2 / 4.5 integrations
 
 route('POST', '/v1/integrations/:integrationId/set-primary', ({ store, scope, params }) => {
+  // Spec 4.2: the primary of the current environment; another environment's integration is not found from here.
   const target = store.integrationList.find(
-    (i) => i._id === params.integrationId && i._organizationId === scope.organizationId && !i.deleted,
+    (i) => i._id === params.integrationId && i._environmentId === scope.environmentId && !i.deleted,
   )
   if (!target) throw new HttpError(404, `Integration ${params.integrationId} not found`)
   if (target.channel !== 'email' && target.channel !== 'sms')
@@ -380,7 +388,7 @@ function checkSchedule(value: unknown, issues: Issues): void {
 
 // ------------------------------------------------------------ 4.4 feed
 
-route('GET', '/v1/subscribers/:subscriberId/notifications/feed', ({ store, env, params, query }) => {
+route('GET', '/v1/subscribers/:subscriberId/notifications/feed', ({ store, env, params, query, totalCount }) => {
   const issues = new Issues()
   const page = intParam(query, 'page', issues, 0, Number.MAX_SAFE_INTEGER, 0)
   const limit = intParam(query, 'limit', issues, 1, 100, 10)
@@ -411,7 +419,7 @@ route('GET', '/v1/subscribers/:subscriberId/notifications/feed', ({ store, env, 
     status: 200,
     paginated: true,
     body: {
-      totalCount: total,
+      ...(totalCount && { totalCount: total }),
       hasMore: total > start + limit,
       data: data.map((m) => store.feedItem(m, sub)),
       pageSize: data.length,
@@ -499,9 +507,11 @@ route(
           issues.add(`events[${i}].context`, 'context must map strings to strings', context)
       })
     issues.check()
+    // One budget for the whole request: what does not fit is delivered after the answer, event by event.
+    const budget = { left: SLICE }
     const results: TriggerResult[] = (events as Record<string, unknown>[]).map((event) => {
       try {
-        return delivery.trigger(env, event, false)
+        return delivery.trigger(env, event, false, budget)
       } catch (error) {
         if (error instanceof HttpError) return { acknowledged: true, status: 'error', error: [error.message] }
         throw error

@@ -1,6 +1,6 @@
 import { Delivery, Scheduler } from './delivery'
 import { demoFixture } from './fixtures/demo'
-import { Faults, IdempotencyStore, RateLimiter, type StoredResponse } from './guards'
+import { Faults, IdempotencyStore, RateLimiter, type IdempotencyUsage, type StoredResponse } from './guards'
 import { HttpError, errorBody, json, readJson } from './http'
 import { uuid } from './ids'
 import { matchRoute, type RouteResult } from './routes'
@@ -8,13 +8,30 @@ import { Store } from './store'
 import type { Service, ServiceOptions } from './types'
 import { validateFixture } from './validateFixture'
 
-const internals = new WeakMap<Service, Store>()
+const internals = new WeakMap<Service, { store: Store; idempotency: IdempotencyStore }>()
+
+function internalsOf(service: Service) {
+  const found = internals.get(service)
+  if (!found) throw new Error('not a service made by createService')
+  return found
+}
 
 /** The store behind a service (for the data generators). */
 export function storeOf(service: Service): Store {
-  const store = internals.get(service)
-  if (!store) throw new Error('not a service made by createService')
-  return store
+  return internalsOf(service).store
+}
+
+/** How much the service's idempotency store holds (for tests and benchmarks). */
+export function idempotencyUsage(service: Service): IdempotencyUsage {
+  return internalsOf(service).idempotency.usage
+}
+
+/** The request's fingerprint for Idempotency-Key: a digest of the body where the platform has one, so kept entries stay small. */
+async function fingerprintOf(method: string, path: string, rawBody: string): Promise<string> {
+  const subtle = globalThis.crypto?.subtle
+  if (!subtle) return `${method} ${path}\n${rawBody}`
+  const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(rawBody)))
+  return `${method} ${path}\n#${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')}`
 }
 
 const CORS = {
@@ -52,7 +69,7 @@ export function createService(options: ServiceOptions = {}): Service {
   const scheduler = new Scheduler(clock)
   const delivery = new Delivery(store, scheduler)
   const faults = new Faults()
-  const idempotency = new IdempotencyStore(clock)
+  const idempotency = new IdempotencyStore(clock, options.idempotency)
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, clock) : undefined
   const basePath = (options.basePath ?? '').replace(/\/+$/, '')
   const baseLatency = options.latency ?? 0
@@ -109,6 +126,8 @@ export function createService(options: ServiceOptions = {}): Service {
       if (!scope) throw new HttpError(401, 'API Key not found')
       if (keyHeader !== null && keyHeader.length > 255)
         throw new HttpError(400, 'Idempotency-Key must be at most 255 characters')
+      // Fetch trims header values, so a blank key arrives empty; one shared "" key would replay strangers' answers.
+      if (keyHeader === '') throw new HttpError(400, 'Idempotency-Key must not be empty')
 
       let rawBody = ''
       let body: unknown
@@ -126,7 +145,7 @@ export function createService(options: ServiceOptions = {}): Service {
       }
 
       if (keyHeader !== null) {
-        const fingerprint = `${method} ${path}\n${rawBody}`
+        const fingerprint = await fingerprintOf(method, path, rawBody)
         const entry = idempotency.get(scope.key, keyHeader)
         if (entry) {
           if (entry.fingerprint !== fingerprint)
@@ -151,6 +170,7 @@ export function createService(options: ServiceOptions = {}): Service {
         params: match.params,
         query: url.searchParams,
         body,
+        totalCount: options.totalCount ?? true,
       })
       const payload = options.envelope && !result.paginated ? { data: result.body } : result.body
       const stored: StoredResponse = {
@@ -185,14 +205,14 @@ export function createService(options: ServiceOptions = {}): Service {
     apiKey: fixture.apiKeys[0]!.key,
     state: store,
     faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
-    settle: () => scheduler.settle(),
+    settle: () => delivery.settle(),
     async fetch(request) {
       const response = await handle(request)
       for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value)
       return response
     },
   }
-  internals.set(service, store)
+  internals.set(service, { store, idempotency })
   return service
 }
 

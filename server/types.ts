@@ -12,6 +12,7 @@ import type {
   PrimaryCredentials,
 } from '../src/api/types'
 import type { FixtureStep } from './fixture'
+import type { IdempotencyLimits } from './guards'
 
 /** Options of {@link createService}. */
 export interface ServiceOptions {
@@ -27,6 +28,16 @@ export interface ServiceOptions {
   now?: () => number
   /** Token bucket per API key; off when absent. */
   rateLimit?: { limit: number; windowMs: number }
+  /**
+   * Feed pages carry `totalCount` (the spec's "total notifications available"). `false` leaves it out, as a service
+   * that does not count may. @default true
+   */
+  totalCount?: boolean
+  /**
+   * Bounds of the answers kept for `Idempotency-Key` replays (24 h each). Past either bound the oldest completed
+   * answers are forgotten first. @default { maxEntries: 20_000, maxBytes: 32 MiB }
+   */
+  idempotency?: IdempotencyLimits
 }
 
 /** A fault to inject into matching requests. */
@@ -63,7 +74,10 @@ export interface Service {
     add(rule: FaultRule): () => void
     clear(): void
   }
-  /** Resolves when background processing (delay steps) due so far is done. */
+  /**
+   * Resolves once the background work due so far is done: the rest of every accepted trigger (large ones are
+   * delivered in slices after the response) and the delay steps due by the clock now.
+   */
   settle(): Promise<void>
 }
 

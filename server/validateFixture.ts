@@ -1,5 +1,6 @@
 import { CHANNELS } from '../src/api/types'
 import { FixtureError, type Fixture } from './fixture'
+import { MAX_JSON_DEPTH, findTooDeep } from './http'
 
 const STEP_CHANNELS = [...CHANNELS, 'delay']
 const UNITS = ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months']
@@ -78,6 +79,14 @@ function plainObject(o: Obj, key: string, path: string): void {
   if (value === undefined) return
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     fail(join(path, key), `expected an object, got ${describe(value)}`)
+  shallow(o, key, path)
+}
+
+/** Free-form JSON may nest as deep as a trigger's payload may, so every page that shows it can be served. */
+function shallow(o: Obj, key: string, path: string): void {
+  const allowed = MAX_JSON_DEPTH - 1
+  if (findTooDeep(o[key], allowed))
+    fail(join(path, key), `must not nest objects and arrays more than ${allowed} levels deep`)
 }
 
 function timestamp(o: Obj, key: string, path: string, required = false): void {
@@ -336,6 +345,7 @@ export function validateFixture(value: unknown): Fixture {
       fail(join(path, 'primary'), `channel ${channel} does not support primary`)
     plainObject(it, 'credentials', path)
     array(it, 'conditions', path)
+    shallow(it, 'conditions', path)
     if (integrationIds.has(identifier)) fail(join(path, 'identifier'), `duplicate integration ${identifier}`)
     integrationIds.add(identifier)
   })
@@ -387,7 +397,10 @@ export function validateFixture(value: unknown): Fixture {
       oneOf(a, 'type', join(path, 'actor'), ACTOR_TYPES, true)
       if (a.data !== null && typeof a.data !== 'string') fail(join(path, 'actor.data'), 'expected a string or null')
     }
-    if (m.cta !== undefined) cta(m.cta, join(path, 'cta'))
+    if (m.cta !== undefined) {
+      shallow(m, 'cta', path)
+      cta(m.cta, join(path, 'cta'))
+    }
     plainObject(m, 'payload', path)
     oneOf(m, 'status', path, STATUSES)
     string(m, 'transactionId', path)

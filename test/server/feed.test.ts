@@ -92,6 +92,38 @@ describe('GET /v1/subscribers/{id}/notifications/feed', () => {
     expect(res.json).toMatchObject({ totalCount: 0, hasMore: false, data: [], pageSize: 0 })
   })
 
+  it('matches keys named like Object.prototype members only where the payload has them as its own', async () => {
+    const fixture = buildFixture({
+      messages: [
+        ...messages(TEST_SUBSCRIBER_ID, 3, (i) => ({ payload: { i } })),
+        { ...messages(TEST_SUBSCRIBER_ID, 1)[0]!, content: 'own', payload: JSON.parse('{"__proto__":{"x":1},"constructor":{},"toString":"t"}') },
+      ],
+    })
+    const { call } = rawService({ fixture })
+    const search = async (filter: string) => {
+      const res = await call(`${FEED}?limit=100&payload=${encodeURIComponent(btoa(filter))}`)
+      expect(res.status).toBe(200)
+      return res.json.data.map((m: { content: string }) => m.content)
+    }
+    expect(await search('{"__proto__":{}}')).toEqual(['own'])
+    expect(await search('{"__proto__":{"x":1}}')).toEqual(['own'])
+    expect(await search('{"__proto__":{"x":2}}')).toEqual([])
+    expect(await search('{"constructor":{}}')).toEqual(['own'])
+    expect(await search('{"toString":"t"}')).toEqual(['own'])
+    expect(await search('{"hasOwnProperty":{}}')).toEqual([])
+    expect(await search('{"i":{"__proto__":{}}}')).toEqual([])
+  })
+
+  it('leaves totalCount out of every page when created with totalCount: false', async () => {
+    const { call } = rawService({ fixture: fixtureWith(12), totalCount: false })
+    const { json } = await call(FEED)
+    expect(json).toMatchObject({ page: 0, pageSize: 10, hasMore: true })
+    expect(json).not.toHaveProperty('totalCount')
+    const filtered = await call(`${FEED}?read=false&payload=${encodeURIComponent(encodePayload({ team: 'even' }))}`)
+    expect(filtered.json).not.toHaveProperty('totalCount')
+    expect(filtered.json.data.length).toBeGreaterThan(0)
+  })
+
   it('returns the feed item shape with the subscriber and only in_app messages', async () => {
     const fixture = fixtureWith(3)
     fixture.messages!.push({ subscriberId: TEST_SUBSCRIBER_ID, workflow: 'test-workflow', channel: 'email', createdAt: '2026-02-01T00:00:00.000Z', content: 'mail' })

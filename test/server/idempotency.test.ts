@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TEST_SUBSCRIBER_ID, buildFixture } from '../support/fixtures'
+import { idempotencyUsage } from '../../server/service'
 import { rawService } from './helpers'
 
 const TRIGGER = { name: 'test-workflow', to: TEST_SUBSCRIBER_ID }
@@ -81,6 +82,61 @@ describe('Idempotency-Key', () => {
     const retry = await call('/v1/events/trigger', { body: TRIGGER, headers })
     expect(retry.status).toBe(201)
     expect(retry.headers.get('idempotency-replay')).toBeNull()
+  })
+})
+
+describe('Idempotency-Key edge cases and bounds', () => {
+  it('answers 400 naming the header for an empty or blank key, running nothing', async () => {
+    const { call, service } = rawService()
+    for (const key of ['', ' ', '\t  ']) {
+      const res = await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': key } })
+      expect(res.status).toBe(400)
+      expect(res.json.message).toMatch(/^Idempotency-Key /)
+    }
+    expect(service.state.messages(TEST_SUBSCRIBER_ID)).toHaveLength(0)
+    expect(idempotencyUsage(service).entries).toBe(0)
+  })
+
+  it('holds at most maxEntries answers and maxBytes under a stream of fresh keys, forgetting the oldest first', async () => {
+    const maxEntries = 50
+    const maxBytes = 64 * 1024
+    const { call, service } = rawService({ idempotency: { maxEntries, maxBytes } })
+    const body = (i: number) => ({ ...TRIGGER, payload: { i, text: 'x'.repeat(i % 7 === 0 ? 4000 : 200) } })
+    let largest = 0
+    for (let i = 0; i < 400; i++) {
+      expect((await call('/v1/events/trigger', { body: body(i), headers: { 'idempotency-key': `fresh-${i}` } })).status).toBe(201)
+      const usage = idempotencyUsage(service)
+      expect(usage.entries).toBeLessThanOrEqual(maxEntries)
+      expect(usage.bytes).toBeLessThanOrEqual(maxBytes)
+      largest = Math.max(largest, usage.entries)
+    }
+    expect(largest).toBeGreaterThan(maxEntries / 2)
+    // The newest answers still replay; the oldest were forgotten, so that key runs again.
+    const recent = await call('/v1/events/trigger', { body: body(399), headers: { 'idempotency-key': 'fresh-399' } })
+    expect(recent.headers.get('idempotency-replay')).toBe('true')
+    const old = await call('/v1/events/trigger', { body: body(0), headers: { 'idempotency-key': 'fresh-0' } })
+    expect(old.status).toBe(201)
+    expect(old.headers.get('idempotency-replay')).toBeNull()
+  })
+
+  it('sweeps answers older than 24 hours as new ones arrive, keeping 409 and 422 while they live', async () => {
+    let now = Date.parse('2026-05-01T00:00:00.000Z')
+    const { call, service } = rawService({ now: () => now })
+    for (let i = 0; i < 100; i++) await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': `day-1-${i}` } })
+    expect(idempotencyUsage(service).entries).toBe(100)
+    const changed = await call('/v1/events/trigger', { body: { ...TRIGGER, payload: { a: 1 } }, headers: { 'idempotency-key': 'day-1-5' } })
+    expect(changed.status).toBe(422)
+    now += 24 * 3_600_000 + 1
+    await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'day-2' } })
+    expect(idempotencyUsage(service).entries).toBe(1)
+    // A running request is never evicted: it keeps answering 409.
+    const bounded = rawService({ idempotency: { maxEntries: 1 } })
+    bounded.service.faults.add({ path: '/v1/events/trigger', latency: 50, times: 1 })
+    const first = bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'slow' } })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    await bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'other' } })
+    expect((await bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'slow' } })).status).toBe(409)
+    expect((await first).status).toBe(201)
   })
 })
 

@@ -63,4 +63,17 @@ describe('integrations', () => {
     const foreign = service.state.integrations().find((i) => i.identifier === 'push-other')!
     expect((await call(`/v1/integrations/${foreign._id}/set-primary`, { method: 'POST' })).status).toBe(404)
   })
+  it("set-primary reaches only the key's own environment: another environment's integration is 404 and stays as it was", async () => {
+    const { call, service } = rawService({ fixture: fixture() })
+    const before = JSON.stringify(service.state.integrations())
+    const prod = service.state.integrations().find((i) => i.identifier === 'email-prod')!
+    const dev = service.state.integrations().find((i) => i.identifier === 'email-b')!
+    const res = await call(`/v1/integrations/${prod._id}/set-primary`, { method: 'POST', apiKey: 'dev-key' })
+    expect(res.status).toBe(404)
+    expect(res.json.message).toBe(`Integration ${prod._id} not found`)
+    expect((await call(`/v1/integrations/${dev._id}/set-primary`, { method: 'POST', apiKey: 'prod-key' })).status).toBe(404)
+    expect(JSON.stringify(service.state.integrations())).toBe(before)
+    // From its own environment it works as before.
+    expect((await call(`/v1/integrations/${prod._id}/set-primary`, { method: 'POST', apiKey: 'prod-key' })).status).toBe(200)
+  })
 })
