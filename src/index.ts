@@ -16,6 +16,8 @@ export { NotificationItem } from './components/NotificationItem/NotificationItem
 export type { NotificationItemProps, ItemHelpers, NavigateHandler, ActionHandler } from './components/NotificationItem/NotificationItem'
 export { PreferencesPanel } from './components/PreferencesPanel/PreferencesPanel'
 export type { PreferencesPanelProps } from './components/PreferencesPanel/PreferencesPanel'
+export { Toaster } from './components/Toaster/Toaster'
+export type { ToasterProps } from './components/Toaster/Toaster'
 export { TopicSubscriptions } from './components/TopicSubscriptions/TopicSubscriptions'
 export type { TopicSubscriptionsProps } from './components/TopicSubscriptions/TopicSubscriptions'
 

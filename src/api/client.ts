@@ -56,6 +56,7 @@ function requester(options: InboxClientOptions) {
     // One key for every attempt, so the service applies a retried write once.
     const key = method === 'GET' ? undefined : (opts.idempotencyKey ?? randomKey())
     const json = body === undefined ? undefined : JSON.stringify(body)
+    let reauthorized = !options.getHeaders && !options.onUnauthorized
     for (let n = 0; ; n++) {
       const headers: Record<string, string> = { accept: 'application/json' }
       if (json !== undefined) headers['content-type'] = 'application/json'
@@ -84,7 +85,14 @@ function requester(options: InboxClientOptions) {
         if (!isRetryable(e)) throw e
         error = e
       }
-      if (n >= retry.retries || !isRetryable(error)) throw error
+      // Credentials may have expired: fresh ones once, at once.
+      if ((error as ApiError).status === 401 && !reauthorized) {
+        reauthorized = true
+        await options.onUnauthorized?.()
+        n--
+        continue
+      }
+      if (n >= retry.retries || opts.retry === false || !isRetryable(error)) throw error
       await sleep(retryDelay(n, (error as Partial<ApiError>).retryAfter, retry), opts.signal)
     }
   }

@@ -666,6 +666,8 @@ export interface RequestOptions {
   signal?: AbortSignal
   /** Sent as `idempotency-key`; one is generated for every POST and PATCH when absent. */
   idempotencyKey?: string
+  /** `false`: one attempt only, for a caller that retries on its own terms. */
+  retry?: false
 }
 
 export interface RetryOptions {
@@ -692,6 +694,12 @@ export interface InboxClientOptions {
   timeout?: number
   /** `false` turns retries off. */
   retry?: RetryOptions | false
+  /**
+   * Called once when a request is answered 401, before it is sent once more with fresh headers: forget a
+   * cached token here (a `createTokenAuth` helper's `invalidate`). The request is repeated only when
+   * this or `getHeaders` is given.
+   */
+  onUnauthorized?: () => void | Promise<void>
   /**
    * The subscriber this client serves, kept in `client.options` for code that is handed only the client.
    * The methods do not read it: each subscriber-scoped method takes its id explicitly.

@@ -82,8 +82,13 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(deps: QueryD
  * Reads a count: one `limit=1` page and its `totalCount`; from a service that leaves `totalCount`
  * out, a page of up to 100 items (so "99+" can be told from 99). `method` remembers which works.
  */
-export async function fetchCount(deps: QueryDeps, kind: CountKind, method: { total?: boolean } = {}): Promise<CountData> {
-  const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit })
+export async function fetchCount(
+  deps: QueryDeps,
+  kind: CountKind,
+  method: { total?: boolean } = {},
+  opts?: { retry?: false },
+): Promise<CountData> {
+  const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit }, opts)
   if (method.total !== false) {
     const page = await read(1)
     method.total = typeof page.totalCount === 'number'

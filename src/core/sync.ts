@@ -38,6 +38,16 @@ export interface SyncState {
   markAllError: Error | null
   /** Grows with every failure, for the live region. */
   told: number
+  /** Why the inbox cannot look for news (the last look failed); `null` while all is well. */
+  trouble: Trouble | null
+  /** The latest notifications to arrive in this browser profile (for toasts), numbered. */
+  arrived: { items: FeedItem[]; n: number } | null
+}
+
+/** The last look for news failed: why, and when the next one goes (`null`: not until something changes). */
+export interface Trouble {
+  error: Error
+  retryAt: number | null
 }
 
 /** New flags of one item, as the service acknowledged them. */
@@ -76,6 +86,8 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     failures: new Map(),
     markAllError: null,
     told: 0,
+    trouble: null,
+    arrived: null,
   }))
   const set = store.setState
   const cache = queryClient.getQueryCache()
@@ -145,7 +157,8 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       let delta = 0
       for (const item of items) delta += +matches(item, countFilter(kind)) - +matches(known.get(item._id)!, countFilter(kind))
       if (data.capped && data.count + delta < 100) inexact = true
-      if (delta) queryClient.setQueryData(inboxKeys.count(subscriberId, kind), { ...data, count: Math.max(0, data.count + delta) })
+      // Its signature is unknown now; the next look compares the count alone.
+      if (delta) queryClient.setQueryData(inboxKeys.count(subscriberId, kind), { ...data, count: Math.max(0, data.count + delta), sig: '' })
     }
     for (const q of lists()) {
       const next = applyFlags(q.state.data, filterOf(q.queryKey), (i) => byId.get(i._id), items)
@@ -163,7 +176,8 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     touched.set('*', seq)
     for (const kind of KINDS) {
       const data = countOf(kind)
-      if (data && emptiedBy(countFilter(kind), markAs)) queryClient.setQueryData(inboxKeys.count(subscriberId, kind), { ...data, count: 0, capped: false })
+      if (data && emptiedBy(countFilter(kind), markAs))
+        queryClient.setQueryData(inboxKeys.count(subscriberId, kind), { ...data, count: 0, capped: false, sig: '' })
     }
     for (const [id, item] of known) known.set(id, withFlags(item, marked(item, markAs)))
     for (const q of lists()) {
@@ -206,21 +220,41 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
    */
   let running: Promise<boolean> | undefined
   /** One look at a time (a forced one waits for the one running); shown as a query, so devtools and `useIsFetching` see it. */
-  const refresh = (force = false): Promise<boolean> =>
+  const refresh = (force = false, given?: CountData[], at = seq): Promise<boolean> =>
     running
-      ? force
-        ? running.then(() => refresh(true), () => refresh(true))
+      ? force || given
+        ? running.then(() => refresh(force, given, at), () => refresh(force, given, at))
         : running
       : (running = queryClient
-          .fetchQuery({ queryKey: [...inboxKeys.all(subscriberId), 'refresh'], queryFn: () => look(force), staleTime: 0, gcTime: 0, retry: false })
+          .fetchQuery({
+            queryKey: [...inboxKeys.all(subscriberId), 'refresh'],
+            queryFn: () => look(force, given, at),
+            // Offline, the live loop does not look; a look asked for anyway fails at once rather than waits.
+            networkMode: 'always',
+            staleTime: 0,
+            gcTime: 0,
+            retry: false,
+          })
           .finally(() => (running = undefined)))
 
-  async function look(force: boolean): Promise<boolean> {
+  async function look(force: boolean, given: CountData[] | undefined, at: number): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
       await idle()
       const from = seq
-      const counts = await Promise.all(KINDS.map((kind) => fetchCount(deps, kind, method)))
-      const changed = force || counts.some((c, i) => c.sig !== countOf(KINDS[i]!)?.sig)
+      // Another tab's counts (the one that looks for this browser profile), unless this tab wrote since.
+      let counts = attempt === 0 && at === seq && given
+      if (!counts) {
+        // One after the other, one attempt each: while the service is down a look costs one request (the
+        // live loop backs off on its own).
+        counts = []
+        for (const kind of KINDS) counts.push(await fetchCount(deps, kind, method, { retry: false }))
+      }
+      const changed =
+        force ||
+        counts.some((c, i) => {
+          const old = countOf(KINDS[i]!)
+          return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
+        })
       if (!changed) return false
       const queries = lists()
       const pages = await Promise.all(queries.map(fetchList))
@@ -387,6 +421,19 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       },
 
     refresh,
+    /**
+     * "Try again": the counts and every list again, and every query of this inbox that failed; the live
+     * loop looks again at once and forgets its backoff once this succeeds.
+     */
+    retry: () =>
+      Promise.all([
+        refresh(true),
+        queryClient.refetchQueries({ queryKey: inboxKeys.all(subscriberId), predicate: (q) => q.state.status === 'error' }),
+      ]).then(() => {
+        set({ trouble: null })
+      }),
+    /** The counts as cached (unread, unseen). */
+    counts: () => KINDS.map(countOf),
 
     /** Forgets an item's failure (its message was dismissed). */
     dismiss(id?: string): void {

@@ -20,6 +20,7 @@ export interface UseCountsResult {
   unreadCapped: boolean
   unseenCapped: boolean
   isLoading: boolean
+  /** Why the counts could not be read, or why looking for news fails (the counts may be out of date). */
   error: Error | null
 }
 
@@ -34,6 +35,7 @@ export interface UseCountsResult {
 export function useCounts(options: UseCountsOptions = {}): UseCountsResult {
   const { sync, enabled } = useInboxScope('useCounts')
   const writes = useStore(sync.store, (s) => s.writes)
+  const trouble = useStore(sync.store, (s) => s.trouble)
   const read = (kind: CountKind) =>
     // eslint-disable-next-line react-hooks/rules-of-hooks -- called twice, in the same order, on every render
     useQuery({ ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: enabled && options[kind] !== false }, sync.queryClient)
@@ -47,6 +49,6 @@ export function useCounts(options: UseCountsOptions = {}): UseCountsResult {
     unreadCapped: !!u?.capped,
     unseenCapped: !!s?.capped,
     isLoading: unread.isLoading || unseen.isLoading,
-    error: unread.error ?? unseen.error,
+    error: unread.error ?? unseen.error ?? trouble?.error ?? null,
   }
 }

@@ -34,9 +34,13 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
   /** Any request of this list is out. */
   isFetching: boolean
   isError: boolean
-  /** Why the list (or its next page) could not be loaded. */
+  /**
+   * Why the list (or its next page) could not be loaded, or why looking for news fails (the list shown
+   * may then be out of date): an `ApiError` with the service's `status` and `message`, a `NetworkError`,
+   * a `TimeoutError` or a `ResponseShapeError` (from `inbox-kit/client`).
+   */
   error: Error | null
-  /** Loads the counts and every list again, and shows them together. */
+  /** Loads the counts, every list and whatever failed again, shows them together, and ends any backoff. */
   refetch: () => Promise<void>
   /** Items matching the filters, as the service counted them (when it says). */
   totalCount?: number
@@ -61,16 +65,14 @@ export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptio
     sync.queryClient,
   )
   const writes = useStore(sync.store, (s) => s.writes)
+  const trouble = useStore(sync.store, (s) => s.trouble)
   const data = useMemo(() => sync.list(query.data as FeedData<P> | undefined, f, writes), [sync, query.data, f, writes])
   const items = useMemo(() => itemsOf(data), [data])
   const { hasNextPage, isFetchingNextPage, fetchNextPage: next } = query
   const fetchNextPage = useCallback(async () => {
     if (hasNextPage && !isFetchingNextPage) await next()
   }, [hasNextPage, isFetchingNextPage, next])
-  const refetch = useCallback(async () => {
-    if (query.data) await sync.refresh(true)
-    else await query.refetch()
-  }, [sync, query])
+  const refetch = useCallback(() => sync.retry(), [sync])
   const totalCount = data?.pages[0]?.totalCount
   return {
     items,
@@ -80,7 +82,7 @@ export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptio
     isFetchingNextPage,
     isFetching: query.isFetching,
     isError: query.isError,
-    error: query.error,
+    error: query.error ?? trouble?.error ?? null,
     refetch,
     ...(totalCount === undefined ? {} : { totalCount }),
   }

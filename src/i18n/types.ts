@@ -69,4 +69,18 @@ export interface InboxMessages {
   previousPage: string
   nextPage: string
   pagination: string
+  /** Why the inbox cannot show news, and what to do: 401, 403, 404, 5xx, offline, an unreadable answer. */
+  troubleSignedOut: string
+  troubleForbidden: string
+  troubleNotFound: string
+  troubleUnavailable: string
+  troubleOffline: string
+  troubleMalformed: string
+  /** After `troubleUnavailable`; `{count}` is the seconds to the next try. */
+  retryingIn: string
+  retryNow: string
+  /** The bell's name while counts cannot be read. */
+  bellUnavailable: string
+  toastsLabel: string
+  toastOpen: string
 }

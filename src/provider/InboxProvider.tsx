@@ -1,8 +1,7 @@
 import { QueryClient, hydrate, type DehydratedState } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { createSubscriberClient } from '../api/client'
-import type { InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
-import { startLive } from '../core/live'
+import type { FeedItem, InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
 import { inboxKeys } from '../core/queries'
 import { createInboxSync } from '../core/sync'
 import type { InboxMessages } from '../i18n/types'
@@ -33,11 +32,25 @@ export interface InboxProviderProps {
    */
   queryClient?: QueryClient
   /**
-   * How often to look for new notifications, in ms; `0` turns polling off. Paused while the page is
-   * hidden or offline; a missed poll runs when the page is visible (online) again.
-   * @default 30000
+   * How often to look for new notifications, in ms, instead of the adaptive default (10 s while a tab of
+   * the app is focused, 30 s while one is visible, never while all are hidden or offline, and a minute
+   * while the proxy's event stream is open); `0` turns polling off. One tab per browser profile looks
+   * and tells the others.
    */
   pollInterval?: number
+  /**
+   * A token helper (`createTokenAuth`): its headers go with every request, and on a 401 it is asked once
+   * for a fresh token before the request is repeated. Use instead of `getHeaders`.
+   */
+  auth?: { getHeaders(): Promise<Record<string, string>> | Record<string, string>; invalidate?(): void }
+  /** Called once per new notification per browser profile (not once per tab), with the new items. */
+  onNotification?: (items: FeedItem[]) => void
+  /** Called when the service refuses the credentials even after fresh ones were asked for (signed out). */
+  onAuthError?: (error: Error) => void
+  /** Shows the unread count on the installed app's icon (`navigator.setAppBadge`) where the browser can. @default false */
+  appBadge?: boolean
+  /** Reads the proxy's event stream (`inbox-kit/proxy` with `events`) when it offers one. @default true */
+  stream?: boolean
   /** BCP 47 locale of dates, numbers and plural forms. @default `messages.lang`, else 'en' */
   locale?: string
   /**
@@ -75,7 +88,8 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     baseUrl = '',
     apiKey,
     client: given,
-    pollInterval = 30_000,
+    pollInterval,
+    stream = true,
     messages,
     locale = messages?.lang ?? 'en',
     theme = 'light',
@@ -95,7 +109,12 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
             baseUrl,
             apiKey,
             fetch: (input, init) => (latest.current.fetch ?? globalThis.fetch)(input, init),
-            getHeaders: async () => ({ ...latest.current.headers, ...(await latest.current.getHeaders?.()) }),
+            getHeaders: async () => ({
+              ...latest.current.headers,
+              ...(await latest.current.auth?.getHeaders()),
+              ...(await latest.current.getHeaders?.()),
+            }),
+            onUnauthorized: () => latest.current.auth?.invalidate?.(),
           },
     [given, baseUrl, apiKey],
   )
@@ -122,7 +141,26 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     queryClient.removeQueries({ queryKey: inboxKeys.all(old) })
   }, [queryClient, subscriberId])
 
-  useEffect(() => (active ? startLive(sync, pollInterval) : undefined), [sync, active, pollInterval])
+  // The live loop is its own module, loaded after the first render.
+  useEffect(() => {
+    if (!active || typeof window !== 'object') return
+    let stop: (() => void) | undefined
+    let gone = false
+    void import('../core/live').then(({ startLive }) => {
+      if (!gone)
+        stop = startLive(sync, () => ({
+          interval: pollInterval,
+          stream,
+          onNotification: latest.current.onNotification,
+          onAuthError: latest.current.onAuthError,
+          appBadge: latest.current.appBadge,
+        }))
+    })
+    return () => {
+      gone = true
+      stop?.()
+    }
+  }, [sync, active, pollInterval, stream])
 
   const scope = useMemo<InboxScope>(
     () => ({

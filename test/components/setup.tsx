@@ -56,6 +56,7 @@ export function renderWithInbox(
   for (const rule of faults) s.service.faults.add(rule)
   const result = render(
     <InboxProvider
+      stream={false}
       subscriberId={TEST_SUBSCRIBER_ID}
       client={s.client}
       queryClient={s.queryClient}

@@ -71,7 +71,7 @@ describe('request counts', () => {
     const h = setup({ fixture: feedFixture(5) })
     const wrapper = ({ children }: { children?: ReactNode }) => (
       <StrictMode>
-        <InboxProvider subscriberId="user-1" client={h.client}>
+        <InboxProvider subscriberId="user-1" client={h.client} stream={false}>
           {children}
         </InboxProvider>
       </StrictMode>
@@ -90,7 +90,7 @@ describe('request counts', () => {
     }
     const { container } = render(
       <StrictMode>
-        <InboxProvider subscriberId="user-1" client={h.client} queryClient={h.queryClient}>
+        <InboxProvider subscriberId="user-1" client={h.client} queryClient={h.queryClient} stream={false}>
           <Probe />
         </InboxProvider>
       </StrictMode>,

@@ -87,7 +87,8 @@ export function setup(
   const queryClient = newQueryClient()
   const subscriberId = provider?.subscriberId ?? TEST_SUBSCRIBER_ID
   const wrapper = ({ children }: { children?: ReactNode }) => (
-    <InboxProvider subscriberId={subscriberId} client={client} queryClient={queryClient} {...provider}>
+    // The reference service has no event stream (that is the proxy's); not asking for one keeps request counts exact.
+    <InboxProvider subscriberId={subscriberId} client={client} queryClient={queryClient} stream={false} {...provider}>
       {children}
     </InboxProvider>
   )

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { useActiveIntegrations } from '../../src/admin'
+import { adminKeys, useActiveIntegrations } from '../../src/admin'
 import { useSetPrimaryIntegration } from '../../src/admin'
 import { buildFixture, integration } from '../support/fixtures'
 import { settled, setup } from './harness'
@@ -61,7 +61,9 @@ describe('integrations', () => {
     })
     await waitFor(() => expect(byIdentifier(result.current.list.data)['mail-b']).toBe(true))
     await act(() => expect(pending).rejects.toMatchObject({ status: 500 }))
-    expect(result.current.list.data).toEqual(snapshot)
+    // Restored in the cache by the time the call rejects (the refetch that follows is still out: GETs take 300 ms).
+    expect(h.queryClient.getQueryData(adminKeys.integrations('user-1'))).toEqual(snapshot)
+    await waitFor(() => expect(result.current.list.data).toEqual(snapshot))
     await waitFor(() => expect(result.current.set.error).toMatchObject({ status: 500 }))
   })
 

@@ -47,8 +47,11 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
   const count = (countKind === 'unread' ? counts.unread : counts.unseen) ?? 0
   const capped = countKind === 'unread' ? !!counts.unreadCapped : !!counts.unseenCapped
   const label = formatCount(count, locale, 99, capped)
-  const name =
-    count > 0
+  // Counts that cannot be read are said so, in the name and an attribute, rather than shown as none.
+  const unavailable = !!counts.error
+  const name = unavailable
+    ? m.bellUnavailable
+    : count > 0
       ? plural(countKind === 'unread' ? m.bellLabelUnread : m.bellLabelUnseen, count, locale, {}, label)
       : m.bellLabel
 
@@ -65,6 +68,7 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
       aria-label={name}
       data-state={open ? 'open' : 'closed'}
       data-count={count}
+      data-unavailable={unavailable ? '' : undefined}
       {...rest}
     >
       {renderBell ? (
@@ -72,9 +76,9 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
       ) : (
         <>
           <BellIcon className={c('inbox-bell__icon')} />
-          {count > 0 && (
+          {(count > 0 || unavailable) && (
             <span className={c('inbox-bell__badge')} aria-hidden="true">
-              {label}
+              {unavailable ? '!' : label}
             </span>
           )}
         </>

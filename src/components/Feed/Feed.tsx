@@ -2,12 +2,13 @@ import { forwardRef, useCallback, useEffect, useLayoutEffect, useMemo, useRef, u
 import type { FocusEvent, HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { dayKey, formatDayLabel } from '../../core/format'
+import { useStore } from 'zustand'
 import { useFeed } from '../../hooks/useFeed'
 import { plural } from '../../i18n'
 import { useNow } from '../internal/clock'
 import { cx } from '../internal/events'
 import { ArrowUpIcon, InboxEmptyIcon } from '../internal/icons'
-import { LiveRegion, Skeleton, StateMessage } from '../internal/parts'
+import { LiveRegion, Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
 import { UIContext, useUI, visuallyHidden } from '../internal/ui'
 import { NotificationItem } from '../NotificationItem/NotificationItem'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
@@ -99,6 +100,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const { m, locale, root, c, child: scope, sync } = useUI('Feed', unstyled)
   const feed = useFeed<P>({ read: filter?.read, seen: filter?.seen, payload: filter?.payload, limit })
   const markAs = sync.markAs
+  const trouble = useStore(sync.store, (s) => s.trouble)
   const now = useNow()
   const items = feed.items
 
@@ -264,13 +266,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     ) : (
       <Skeleton c={c} label={m.loading} rows={4} lines={3} avatar />
     )
-  } else if (feed.isError && items.length === 0) {
-    const retry = () => void feed.refetch()
-    content = renderError ? (
-      renderError(feed.error, retry)
-    ) : (
-      <StateMessage c={c} state="error" title={m.errorTitle} body={m.errorBody} action={{ label: m.retry, onClick: retry }} />
-    )
+  } else if (feed.error && items.length === 0) {
+    content = renderError ? renderError(feed.error, () => void feed.refetch()) : <TroubleNotice error={feed.error} c={c} />
   } else if (items.length === 0) {
     content = renderEmpty ? (
       renderEmpty()
@@ -344,6 +341,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         </button>
       )}
       {'data-inbox-root' in root && <LiveRegion />}
+      {trouble && items.length > 0 && <TroubleNotice error={trouble.error} c={c} banner />}
       <div ref={virtual.scrollRef} className={c('inbox-feed__scroller')} style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
         {content}
         {feed.isFetchingNextPage && (

@@ -21,6 +21,7 @@ import { useControllableState } from '../internal/hooks'
 import { UIContext, useUI, visuallyHidden } from '../internal/ui'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
 import { PreferencesPanel } from '../PreferencesPanel/PreferencesPanel'
+import { Toaster, type ToasterProps } from '../Toaster/Toaster'
 import { InboxTabs, tabElementId } from './InboxTabs'
 import type { InboxTab } from './InboxTabs'
 
@@ -68,6 +69,11 @@ export interface InboxViewProps<P extends JsonObject = JsonObject>
   feedInitialRect?: ViewportRect
   /** Drops every visual rule: only structure, state attributes and class names remain. @default false */
   unstyled?: boolean
+  /**
+   * Shows a toast for each notification that arrives while the app is open (in the focused tab only);
+   * its "Open" opens this inbox. `true`, or the `Toaster`'s props. @default false
+   */
+  toasts?: boolean | Omit<ToasterProps, 'onOpen'>
 }
 
 /** Props of {@link Inbox}: the inbox UI plus, when `subscriberId` is given, those of its own provider. */
@@ -107,6 +113,11 @@ const PROVIDER_KEYS = [
   'client',
   'queryClient',
   'pollInterval',
+  'auth',
+  'onNotification',
+  'onAuthError',
+  'appBadge',
+  'stream',
   'locale',
   'messages',
   'theme',
@@ -133,6 +144,7 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
   limit,
   feedInitialRect,
   unstyled = false,
+  toasts,
   className,
   ...rest
 }: InboxViewProps<P>, ref: Ref<HTMLDivElement>): ReactElement {
@@ -331,6 +343,7 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
           </div>
         )}
         <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
+        {toasts && <Toaster {...(toasts === true ? {} : toasts)} onOpen={() => setOpen(true)} />}
       </div>
     </UIContext.Provider>
   )

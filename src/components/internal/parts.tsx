@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { onlineManager } from '@tanstack/react-query'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
-import { plural } from '../../i18n'
+import { troubleKind } from '../../core/trouble'
+import { format, plural } from '../../i18n'
 import { AlertIcon } from './icons'
 import { useUI, visuallyHidden } from './ui'
 
@@ -46,6 +48,7 @@ export function StateMessage({
   title,
   body,
   action,
+  kind,
 }: {
   c: ClassNames
   state: 'empty' | 'error'
@@ -53,10 +56,12 @@ export function StateMessage({
   title: ReactNode
   body?: ReactNode
   action?: { label: string; onClick: () => void }
+  /** What kind of failure, for styling (`data-kind`). */
+  kind?: string
 }): ReactElement {
   const error = state === 'error'
   return (
-    <div className={c('inbox-state')} data-state={state} role={error ? 'alert' : undefined}>
+    <div className={c('inbox-state')} data-state={state} data-kind={kind} role={error ? 'alert' : undefined}>
       <span className={c('inbox-state__icon')} data-tone={error ? 'danger' : undefined}>
         {icon ?? <AlertIcon width={22} height={22} />}
       </span>
@@ -117,6 +122,70 @@ export function LiveRegion({ unseen }: { unseen?: number | undefined }): ReactEl
     <div role="status" aria-live="polite" aria-atomic="true" style={visuallyHidden}>
       {/* A new node each time, so that the same words are announced again. */}
       {said && <span key={said.n}>{said.text}</span>}
+    </div>
+  )
+}
+
+const subscribeOnline = (listener: () => void) => onlineManager.subscribe(listener)
+const isOnline = () => onlineManager.isOnline()
+
+/** Whole seconds until `at` (0 when past or absent), counted down once a second while it matters. */
+function useSecondsUntil(at: number | null | undefined): number {
+  const left = () => (at ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : 0)
+  const [seconds, setSeconds] = useState(left)
+  useEffect(() => {
+    setSeconds(left())
+    if (!at) return
+    const timer = setInterval(() => setSeconds(left()), 1000)
+    return () => clearInterval(timer)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `left` reads `at`
+  }, [at])
+  return seconds
+}
+
+/**
+ * Why the inbox cannot show news, in words a reader can act on — signed out, no access, not found,
+ * the service down (with the seconds to the next try), offline, an unreadable answer — and a button
+ * that tries again at once: as a centred state where nothing can be shown, as a banner above a list.
+ */
+export function TroubleNotice({
+  error,
+  c,
+  banner,
+}: {
+  error: Error
+  c: ClassNames
+  banner?: boolean
+}): ReactElement {
+  const { m, sync } = useUI('TroubleNotice')
+  const retryAt = useStore(sync.store, (s) => s.trouble?.retryAt)
+  const online = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const kind = online ? troubleKind(error) : 'offline'
+  const seconds = useSecondsUntil(kind === 'unavailable' ? retryAt : null)
+  const text =
+    kind === 'signedOut'
+      ? m.troubleSignedOut
+      : kind === 'forbidden'
+        ? m.troubleForbidden
+        : kind === 'notFound'
+          ? m.troubleNotFound
+          : kind === 'offline'
+            ? m.troubleOffline
+            : kind === 'malformed'
+              ? m.troubleMalformed
+              : m.troubleUnavailable + (seconds ? ' ' + format(m.retryingIn, { count: seconds }) : '')
+  const retry = () => void sync.retry().catch(() => {})
+  if (!banner)
+    return <StateMessage c={c} state="error" title={m.errorTitle} body={text} action={{ label: m.retry, onClick: retry }} kind={kind} />
+  return (
+    <div className={c('inbox-banner')} role="alert" data-kind={kind}>
+      <AlertIcon width={16} height={16} />
+      <span>{text}</span>
+      {kind !== 'offline' && (
+        <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={retry}>
+          {m.retryNow}
+        </button>
+      )}
     </div>
   )
 }

@@ -1,0 +1,118 @@
+import { forwardRef, useEffect, useRef, useState } from 'react'
+import type { HTMLAttributes, ReactElement } from 'react'
+import { useStore } from 'zustand'
+import type { FeedItem } from '../../api/types'
+import { cx } from '../internal/events'
+import { CloseIcon } from '../internal/icons'
+import { useUI } from '../internal/ui'
+import { Avatar } from '../NotificationItem/Avatar'
+
+/** Props of {@link Toaster}; the rest lands on its `<section>`. */
+export interface ToasterProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
+  /** How long a toast stays, in ms, while neither hovered nor focused. @default 6000 */
+  duration?: number
+  /** Most toasts shown at once; older ones go first. @default 3 */
+  max?: number
+  /** Opens a notification (the toast's "Open" button); the toast closes and the item is marked read. */
+  onOpen?: (item: FeedItem) => void
+  /** Corner of the screen (logical: `end` is the right in LTR). @default 'bottom-end' */
+  position?: 'top-start' | 'top-end' | 'bottom-start' | 'bottom-end'
+  /** Drops the kit's visual rules. */
+  unstyled?: boolean
+}
+
+interface Toast {
+  item: FeedItem
+  key: string
+}
+
+/**
+ * Short-lived cards for notifications that arrive while the app is open — in the focused tab only, once
+ * per browser profile. Announced politely, never taking focus; they wait while hovered or focused;
+ * Escape dismisses the focused one.
+ * @example <Toaster onOpen={(item) => router.push(`/inbox/${item._id}`)} />
+ */
+export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
+  { duration = 6000, max = 3, onOpen, position = 'bottom-end', unstyled, className, ...rest },
+  ref,
+): ReactElement {
+  const { m, root, c, sync } = useUI('Toaster', unstyled)
+  const arrived = useStore(sync.store, (s) => s.arrived)
+  const [toasts, setToasts] = useState<Toast[]>([])
+  const [held, setHeld] = useState(false)
+  const seen = useRef(arrived?.n ?? 0)
+
+  useEffect(() => {
+    if (!arrived || arrived.n === seen.current) return
+    seen.current = arrived.n
+    if (typeof document !== 'object' || !document.hasFocus()) return
+    const fresh = arrived.items.map((item) => ({ item, key: `${item._id}:${arrived.n}` }))
+    setToasts((t) => [...fresh, ...t].slice(0, max))
+  }, [arrived, max])
+
+  // One timer for the oldest toast; nothing goes while the reader is on them.
+  const oldest = toasts[toasts.length - 1]
+  useEffect(() => {
+    if (!oldest || held) return
+    const timer = setTimeout(() => setToasts((t) => t.filter((x) => x !== oldest)), duration)
+    return () => clearTimeout(timer)
+  }, [oldest, held, duration])
+
+  const close = (toast: Toast) => setToasts((t) => t.filter((x) => x !== toast))
+  return (
+    <section
+      ref={ref}
+      {...root}
+      className={cx(c('inbox-toaster'), className)}
+      aria-label={m.toastsLabel}
+      data-position={position}
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setHeld(false)}
+      {...rest}
+    >
+      <ol className={c('inbox-toaster__list')} aria-live="polite" aria-relevant="additions">
+        {toasts.map((toast) => {
+          const { item } = toast
+          return (
+            <li
+              key={toast.key}
+              className={c('inbox-toast')}
+              onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), close(toast))}
+            >
+              <Avatar item={item} alt={m.avatarAlt} c={c} />
+              <div className={c('inbox-toast__main')}>
+                <p className={c('inbox-toast__title')} dir="auto">
+                  {item.subject || item.content}
+                </p>
+                {item.subject && (
+                  <p className={c('inbox-toast__body')} dir="auto">
+                    {item.content}
+                  </p>
+                )}
+                {onOpen && (
+                  <button
+                    type="button"
+                    className={c('inbox-button')}
+                    data-variant="secondary"
+                    onClick={() => {
+                      close(toast)
+                      void sync.markAs(item._id, 'read')
+                      onOpen(item)
+                    }}
+                  >
+                    {m.toastOpen}
+                  </button>
+                )}
+              </div>
+              <button type="button" className={c('inbox-icon-button')} aria-label={m.dismiss} title={m.dismiss} onClick={() => close(toast)}>
+                <CloseIcon width={16} height={16} />
+              </button>
+            </li>
+          )
+        })}
+      </ol>
+    </section>
+  )
+})
