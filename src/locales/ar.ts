@@ -84,4 +84,11 @@ export const ar: InboxMessages = {
   previousPage: 'السابق',
   nextPage: 'التالي',
   pagination: 'الصفحات',
+  triggerUnseen: { other: '، {count} غير مشاهد' },
+  triggerUnread: { other: '، {count} غير مقروء' },
+  threadMore: { other: 'عرض {count} أخرى' },
+  threadLess: 'عرض أقل',
+  threadMarkRead: { other: 'تعليم {count} كمقروءة' },
+  detailEmpty: 'اختر إشعارًا لقراءته هنا.',
+  openLink: 'فتح',
 }

@@ -63,4 +63,11 @@ export const de: InboxMessages = {
   previousPage: 'Zurück',
   nextPage: 'Weiter',
   pagination: 'Seiten',
+  triggerUnseen: { one: ', {count} ungesehen', other: ', {count} ungesehen' },
+  triggerUnread: { one: ', {count} ungelesen', other: ', {count} ungelesen' },
+  threadMore: { one: '{count} weitere anzeigen', other: '{count} weitere anzeigen' },
+  threadLess: 'Weniger anzeigen',
+  threadMarkRead: { one: '{count} als gelesen markieren', other: '{count} als gelesen markieren' },
+  detailEmpty: 'Wähle eine Benachrichtigung, um sie hier zu lesen.',
+  openLink: 'Öffnen',
 }

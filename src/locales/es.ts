@@ -63,4 +63,11 @@ export const es: InboxMessages = {
   previousPage: 'Anterior',
   nextPage: 'Siguiente',
   pagination: 'Páginas',
+  triggerUnseen: { one: ', {count} sin ver', other: ', {count} sin ver' },
+  triggerUnread: { one: ', {count} sin leer', other: ', {count} sin leer' },
+  threadMore: { one: 'Mostrar {count} más', other: 'Mostrar {count} más' },
+  threadLess: 'Mostrar menos',
+  threadMarkRead: { one: 'Marcar {count} como leída', other: 'Marcar {count} como leídas' },
+  detailEmpty: 'Selecciona una notificación para leerla aquí.',
+  openLink: 'Abrir',
 }
