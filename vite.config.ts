@@ -6,7 +6,7 @@ export default defineConfig({
   plugins: [react()],
   build: {
     lib: {
-      entry: { index: 'src/index.ts', client: 'src/client.ts', proxy: 'src/proxy/index.ts' },
+      entry: { index: 'src/index.ts', client: 'src/client.ts', proxy: 'src/proxy/index.ts', markdown: 'src/markdown/index.tsx' },
       formats: ['es'],
       cssFileName: 'inbox-kit',
     },

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../api/types'
 import { InboxProvider } from '../../provider/InboxProvider'
 import type { InboxProviderProps } from '../../provider/InboxProvider'
 import type { BellRenderProps, CountKind } from '../Bell/Bell'
-import { InboxPanel } from './InboxPanel'
+import { InboxPanel, splitPanelProps } from './InboxPanel'
 import type { InboxPanelProps } from './InboxPanel'
 import { BellTrigger, InboxRoot, PopoverContent } from './parts'
 import type { InboxPlacement } from './parts'
@@ -93,9 +93,7 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
   }: InboxViewProps<P>,
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
-  const panel: Record<string, unknown> = {}
-  const div: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(rest)) (PANEL_KEYS.has(key as never) ? panel : div)[key] = value
+  const [panel, div] = splitPanelProps(rest)
   return (
     <InboxRoot ref={ref} open={open} defaultOpen={defaultOpen} onOpenChange={onOpenChange} unstyled={unstyled} {...div}>
       <BellTrigger countKind={countKind} titleCount={titleCount} renderBell={renderBell} />
@@ -105,19 +103,3 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
     </InboxRoot>
   )
 }) as <P extends JsonObject = JsonObject>(props: InboxViewProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
-
-const PANEL_KEYS = new Set([
-  'markSeenOnOpen',
-  'tabs',
-  'showPreferences',
-  'settings',
-  'renderItem',
-  'renderBody',
-  'renderEmpty',
-  'groupBy',
-  'onNavigate',
-  'onAction',
-  'onItemClick',
-  'limit',
-  'feedInitialRect',
-] satisfies (keyof InboxPanelProps)[])
