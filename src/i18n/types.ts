@@ -69,9 +69,9 @@ export interface InboxMessages {
   previousPage: string
   nextPage: string
   pagination: string
-  /** Added to a custom trigger's name when there is a count: ", {count} unseen". */
+  /** Added in parentheses to a custom trigger's name when there is a count: "{count} unseen". */
   triggerUnseen: PluralMessage
-  /** Added to a custom trigger's name when there is a count: ", {count} unread". */
+  /** Added in parentheses to a custom trigger's name when there is a count: "{count} unread". */
   triggerUnread: PluralMessage
   /** A collapsed thread's button: "Show {count} more". */
   threadMore: PluralMessage

@@ -162,7 +162,8 @@ function Slot({
   const unread = countKind === 'unread'
   const count = (unread ? counts.unread : counts.unseen) ?? 0
   const shown = formatCount(count, locale, 99, unread ? counts.unreadCapped : counts.unseenCapped)
-  const suffix = count > 0 ? plural(unread ? m.triggerUnread : m.triggerUnseen, count, locale, {}, shown) : ''
+  // In parentheses: browsers join the hidden part to the visible name with or without a space.
+  const suffix = count > 0 ? ` (${plural(unread ? m.triggerUnread : m.triggerUnseen, count, locale, {}, shown)})` : ''
   const own = child.props
   const childRef = (own.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as Ref<HTMLElement> | undefined
   const ref = useMergedRef(childRef, props.ref as Ref<HTMLElement>)

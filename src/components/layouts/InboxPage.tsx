@@ -54,21 +54,21 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
   const item = all.items.find((i) => i._id === selected) ?? (picked?._id === selected ? picked : null)
   const listRef = useRef<HTMLElement>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
-  const focusNext = useRef<'detail' | 'list' | null>(null)
+  const focusNext = useRef<string | null>(null)
   const [, rerender] = useState(0)
 
   useEffect(() => {
     const target = focusNext.current
     focusNext.current = null
-    if (target === 'detail') headingRef.current?.focus()
-    else if (target === 'list' && item)
-      listRef.current?.querySelector<HTMLElement>(`[data-inbox-item][data-id="${CSS.escape(item._id)}"]`)?.focus()
+    // '' is the detail's heading; an id is that item in the list.
+    if (target === '') headingRef.current?.focus()
+    else if (target) listRef.current?.querySelector<HTMLElement>(`[data-inbox-item][data-id="${CSS.escape(target)}"]`)?.focus()
   })
 
   const back = () => {
     // Where only one pane shows, going back shows the list again; beside it, the selection stays.
     if (listRef.current?.checkVisibility?.() === false) setSelected(null)
-    focusNext.current = 'list'
+    focusNext.current = selected
     rerender((n) => n + 1)
   }
 
@@ -83,7 +83,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
               onSelect={(next) => {
                 setPicked(next)
                 setSelected(next._id)
-                focusNext.current = 'detail'
+                focusNext.current = ''
               }}
             />
           </section>
