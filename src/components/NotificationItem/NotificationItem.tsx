@@ -183,7 +183,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
           <div {...c('inbox-item__main')}>
             <div {...c('inbox-item__heading')}>
               <h3 {...c('inbox-item__title')} id={titleId} dir="auto">
-                {href !== null ? (
+                {href !== null && !onOpen ? (
                   <a {...c('inbox-item__link')} href={href} data-inbox-cta="" onClick={handleLinkClick}>
                     {title}
                   </a>
