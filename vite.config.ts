@@ -16,6 +16,7 @@ export default defineConfig({
         client: 'src/client.ts',
         server: 'src/server.ts',
         proxy: 'src/proxy/index.ts',
+        markdown: 'src/markdown/index.tsx',
         ...Object.fromEntries(LOCALES.map((code) => [`locales/${code}`, `src/locales/${code}.ts`])),
         'inbox-kit': 'src/styles/index.css',
       },

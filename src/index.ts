@@ -7,6 +7,23 @@
 
 export { Inbox } from './components/Inbox/Inbox'
 export type { InboxProps, InboxViewProps, InboxPlacement, InboxTab } from './components/Inbox/Inbox'
+export {
+  InboxRoot,
+  InboxTrigger,
+  InboxContent,
+  InboxHeader,
+  InboxFooter,
+  InboxClose,
+} from './components/Inbox/parts'
+export type { InboxRootProps, InboxTriggerProps, InboxContentProps, InboxHeaderProps } from './components/Inbox/parts'
+export type { InboxPanelProps } from './components/Inbox/InboxPanel'
+export { InboxInline } from './components/layouts/InboxInline'
+export type { InboxInlineProps } from './components/layouts/InboxInline'
+export { InboxPage } from './components/layouts/InboxPage'
+export type { InboxPageProps } from './components/layouts/InboxPage'
+export { useDismissableLayer, useFocusScope } from './components/internal/layer'
+export type { DismissableLayerOptions, DismissReason, FocusScopeOptions } from './components/internal/layer'
+export { useControllableState } from './components/internal/hooks'
 export { Bell } from './components/Bell/Bell'
 export type { BellProps, BellRenderProps, CountKind } from './components/Bell/Bell'
 export { Feed } from './components/Feed/Feed'

@@ -83,4 +83,17 @@ export interface InboxMessages {
   bellUnavailable: string
   toastsLabel: string
   toastOpen: string
+  /** Added in parentheses to a custom trigger's name when there is a count: "{count} unseen". */
+  triggerUnseen: PluralMessage
+  /** Added in parentheses to a custom trigger's name when there is a count: "{count} unread". */
+  triggerUnread: PluralMessage
+  /** A collapsed thread's button: "Show {count} more". */
+  threadMore: PluralMessage
+  threadLess: string
+  /** Marks a thread's unread items read: "Mark {count} as read". */
+  threadMarkRead: PluralMessage
+  /** The page layout's detail pane when nothing is selected. */
+  detailEmpty: string
+  /** The page layout's link to an item's URL. */
+  openLink: string
 }

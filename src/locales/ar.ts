@@ -95,4 +95,11 @@ export const ar: InboxMessages = {
   bellUnavailable: 'الإشعارات، العدد غير متاح',
   toastsLabel: 'إشعارات جديدة',
   toastOpen: 'فتح',
+  triggerUnseen: { other: '{count} غير مشاهد' },
+  triggerUnread: { other: '{count} غير مقروء' },
+  threadMore: { other: 'عرض {count} أخرى' },
+  threadLess: 'عرض أقل',
+  threadMarkRead: { other: 'تعليم {count} كمقروءة' },
+  detailEmpty: 'اختر إشعارًا لقراءته هنا.',
+  openLink: 'فتح',
 }

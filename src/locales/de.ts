@@ -74,4 +74,11 @@ export const de: InboxMessages = {
   bellUnavailable: 'Benachrichtigungen, Anzahl nicht verfügbar',
   toastsLabel: 'Neue Benachrichtigungen',
   toastOpen: 'Öffnen',
+  triggerUnseen: { one: '{count} ungesehen', other: '{count} ungesehen' },
+  triggerUnread: { one: '{count} ungelesen', other: '{count} ungelesen' },
+  threadMore: { one: '{count} weitere anzeigen', other: '{count} weitere anzeigen' },
+  threadLess: 'Weniger anzeigen',
+  threadMarkRead: { one: '{count} als gelesen markieren', other: '{count} als gelesen markieren' },
+  detailEmpty: 'Wähle eine Benachrichtigung, um sie hier zu lesen.',
+  openLink: 'Öffnen',
 }

@@ -74,4 +74,11 @@ export const en: InboxMessages = {
   bellUnavailable: 'Notifications, counts unavailable',
   toastsLabel: 'New notifications',
   toastOpen: 'Open',
+  triggerUnseen: { one: '{count} unseen', other: '{count} unseen' },
+  triggerUnread: { one: '{count} unread', other: '{count} unread' },
+  threadMore: { one: 'Show {count} more', other: 'Show {count} more' },
+  threadLess: 'Show less',
+  threadMarkRead: { one: 'Mark {count} as read', other: 'Mark {count} as read' },
+  detailEmpty: 'Select a notification to read it here.',
+  openLink: 'Open',
 }

@@ -74,4 +74,11 @@ export const es: InboxMessages = {
   bellUnavailable: 'Notificaciones, recuento no disponible',
   toastsLabel: 'Notificaciones nuevas',
   toastOpen: 'Abrir',
+  triggerUnseen: { one: '{count} sin ver', other: '{count} sin ver' },
+  triggerUnread: { one: '{count} sin leer', other: '{count} sin leer' },
+  threadMore: { one: 'Mostrar {count} más', other: 'Mostrar {count} más' },
+  threadLess: 'Mostrar menos',
+  threadMarkRead: { one: 'Marcar {count} como leída', other: 'Marcar {count} como leídas' },
+  detailEmpty: 'Selecciona una notificación para leerla aquí.',
+  openLink: 'Abrir',
 }

@@ -74,4 +74,11 @@ export const fr: InboxMessages = {
   bellUnavailable: 'Notifications, nombre indisponible',
   toastsLabel: 'Nouvelles notifications',
   toastOpen: 'Ouvrir',
+  triggerUnseen: { one: '{count} non vue', other: '{count} non vues' },
+  triggerUnread: { one: '{count} non lue', other: '{count} non lues' },
+  threadMore: { one: 'Afficher {count} de plus', other: 'Afficher {count} de plus' },
+  threadLess: 'Afficher moins',
+  threadMarkRead: { one: 'Marquer {count} comme lue', other: 'Marquer {count} comme lues' },
+  detailEmpty: 'Sélectionnez une notification pour la lire ici.',
+  openLink: 'Ouvrir',
 }

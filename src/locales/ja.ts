@@ -74,4 +74,11 @@ export const ja: InboxMessages = {
   bellUnavailable: '通知、件数を取得できません',
   toastsLabel: '新しい通知',
   toastOpen: '開く',
+  triggerUnseen: { other: '未確認 {count} 件' },
+  triggerUnread: { other: '未読 {count} 件' },
+  threadMore: { other: 'さらに {count} 件を表示' },
+  threadLess: '表示を減らす',
+  threadMarkRead: { other: '{count} 件を既読にする' },
+  detailEmpty: '通知を選択するとここに表示されます。',
+  openLink: '開く',
 }

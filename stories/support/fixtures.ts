@@ -48,3 +48,31 @@ export function longFeedFixture(count = 10_000): Fixture {
   }))
   return { ...demoFixture, messages }
 }
+
+const THREADED = [
+  { subject: 'New comment on PR #12', content: '**Ada** asked: can we keep the `retry` flag?', pr: 12 },
+  { subject: 'Deploy finished', content: 'Production is on **v2.4.1**.\n\n- 3 services restarted\n- [See the log](https://ci.example/runs/88)' },
+  { subject: 'New comment on PR #12', content: '_Sam_ replied: yes, with a limit of 3.', pr: 12 },
+  { subject: 'Invoice paid', content: 'Invoice **#2041** was paid: *$1,200.00*.' },
+  { subject: 'New comment on PR #12', content: 'Lee approved the changes.', pr: 12 },
+  { subject: 'New comment on PR #9', content: 'Noor: the build is green again.', pr: 9 },
+  { subject: 'New comment on PR #9', content: 'Kim pushed 2 commits.', pr: 9 },
+  { subject: 'Weekly report', content: 'Your **weekly report** is ready:\n1. 14 issues closed\n2. 3 releases' },
+]
+
+/** Comments on two pull requests (threads by `payload.pr`) among other notifications, bodies in Markdown. */
+export function threadedFixture(): Fixture {
+  const now = Date.now()
+  const messages: FixtureMessage[] = THREADED.map((m, i) => ({
+    subscriberId: STORY_SUBSCRIBER,
+    workflow: 'comment-mention',
+    createdAt: new Date(now - i * 23 * 60_000 - 60_000).toISOString(),
+    subject: m.subject,
+    content: m.content,
+    read: i >= 4,
+    seen: i >= 4,
+    cta: { type: 'redirect', data: { url: `/items/${i}` } },
+    ...(m.pr ? { payload: { pr: m.pr } } : {}),
+  }))
+  return { ...demoFixture, messages }
+}

@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
+import { NotificationItem } from '../../src/components/NotificationItem/NotificationItem'
 import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
 
@@ -254,13 +255,35 @@ describe('Inbox', () => {
     expect(root.contains(bell)).toBe(true)
   })
 
-  it('drops every class with unstyled, keeping structure and state attributes', async () => {
-    const { user, container } = renderWithInbox(<Inbox unstyled defaultOpen markSeenOnOpen={false} />, { fixture: fixture() })
+  it('keeps every part\'s class and data-part with unstyled, marking the root so the stylesheet leaves it alone', async () => {
+    const parts = async (unstyled: boolean) => {
+      const { container, unmount } = renderWithInbox(<Inbox unstyled={unstyled} defaultOpen markSeenOnOpen={false} />, {
+        fixture: fixture(),
+      })
+      await screen.findByRole('feed')
+      await waitFor(() => expect(container.querySelectorAll('article[data-unread]').length).toBe(3))
+      expect(container.querySelector('[data-inbox-root]')!.hasAttribute('data-inbox-unstyled')).toBe(unstyled)
+      const found = Array.from(container.querySelectorAll('[data-part]'), (el) => `${el.getAttribute('data-part')} ${el.className}`)
+      unmount()
+      return found
+    }
+    const styled = await parts(false)
+    const unstyled = await parts(true)
+    expect(unstyled).toEqual(styled)
+    for (const part of ['inbox inbox', 'bell inbox-bell', 'popover inbox-popover', 'header inbox-header', 'item inbox-item', 'item-title inbox-item__title']) {
+      expect(unstyled).toContain(part)
+    }
+  })
+
+  it('gives a part asked to be unstyled inside a styled inbox its own unstyled mark', async () => {
+    const { container } = renderWithInbox(
+      <Inbox defaultOpen markSeenOnOpen={false} renderItem={(item) => <NotificationItem item={item} unstyled />} />,
+      { fixture: fixture() },
+    )
     await screen.findByRole('feed')
-    await waitFor(() => expect(container.querySelectorAll('article[data-unread]').length).toBe(3))
-    expect(container.querySelector('[data-inbox-root]')!.hasAttribute('data-inbox-unstyled')).toBe(true)
-    expect(container.querySelectorAll('[class*="inbox-"]')).toHaveLength(0)
-    await user.keyboard('{Escape}')
+    await waitFor(() => expect(container.querySelectorAll('article article').length).toBeGreaterThan(0))
+    expect(container.querySelector('article article')!.hasAttribute('data-inbox-unstyled')).toBe(true)
+    expect(container.querySelector('[data-part="header"]')!.closest('[data-inbox-unstyled]')).toBeNull()
   })
 })
 

@@ -62,7 +62,7 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
       ref={ref}
       type="button"
       {...root}
-      className={cx(c('inbox-bell'), className)}
+      {...c('inbox-bell', className)}
       aria-haspopup="dialog"
       aria-expanded={open}
       aria-label={name}
@@ -75,9 +75,9 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
         renderBell({ count, label, capped, open })
       ) : (
         <>
-          <BellIcon className={c('inbox-bell__icon')} />
+          <BellIcon {...c('inbox-bell__icon')} />
           {(count > 0 || unavailable) && (
-            <span className={c('inbox-bell__badge')} aria-hidden="true">
+            <span {...c('inbox-bell__badge')} aria-hidden="true">
               {unavailable ? '!' : label}
             </span>
           )}

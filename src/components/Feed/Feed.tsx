@@ -21,7 +21,7 @@ export type { FeedFilter } from '../../core/items'
 
 /** Props of {@link Feed}; the rest lands on its root `<div>`. */
 export interface FeedProps<P extends JsonObject = JsonObject>
-  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onClick'> {
+  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onClick' | 'onSelect'> {
   /** Which items to list. @default {} (all) */
   filter?: FeedFilter
   /** Page size. @default 20 */
@@ -42,8 +42,21 @@ export interface FeedProps<P extends JsonObject = JsonObject>
   onItemClick?: (item: FeedItem<P>, event: MouseEvent<HTMLElement>) => void
   /** Marks the items that come into view as seen. @default false */
   markSeenOnView?: boolean
-  /** Day headers (Today, Yesterday, dates). @default true */
+  /** Day headers (Today, Yesterday, dates) when grouping by day. @default true */
   groupByDay?: boolean
+  /**
+   * How items are grouped: `'day'` puts day headers between them; a payload key or a function giving an item's
+   * thread key gathers items of one key into a thread (its newest item, "Show N more", one "mark as read" for
+   * all); items without a key stand alone. @default 'day'
+   * @example <Feed groupBy="pullRequest" /> // items whose payload.pullRequest is equal form one thread
+   */
+  groupBy?: 'day' | (string & {}) | ((item: FeedItem<P>) => string | null | undefined)
+  /** Renders an item's body (its `content` when it has a subject), e.g. as Markdown; text by default. */
+  renderBody?: (item: FeedItem<P>) => ReactNode
+  /** The selected item: it gets `aria-current` (the page layout's detail pane shows it). */
+  selectedId?: string | null
+  /** Makes items selectable: a click or Enter on an item selects it (and marks it read) instead of following its link. */
+  onSelect?: (item: FeedItem<P>) => void
   /** Height assumed for an item before it is measured, in px. @default 88 */
   estimateSize?: number
   /** Rows rendered beyond each edge of the viewport. @default 4 */
@@ -58,7 +71,7 @@ export interface FeedProps<P extends JsonObject = JsonObject>
 
 type Row<P extends JsonObject> =
   | { kind: 'day'; key: string; label: string }
-  | { kind: 'item'; key: string; item: FeedItem<P>; pos: number }
+  | { kind: 'item'; key: string; item: FeedItem<P>; thread?: FeedItem<P>[]; child?: boolean }
 
 const HEADER_SIZE = 36
 const LOAD_MORE_ROWS = 5
@@ -86,6 +99,10 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   onItemClick,
   markSeenOnView = false,
   groupByDay = true,
+  groupBy = 'day',
+  renderBody,
+  selectedId,
+  onSelect,
   estimateSize = 88,
   overscan = 4,
   initialRect,
@@ -116,26 +133,49 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   }, [items, hiddenCount, anchorId])
 
   const today = dayKey(now)
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const threadOf =
+    groupBy === 'day'
+      ? null
+      : typeof groupBy === 'function'
+        ? groupBy
+        : (item: FeedItem<P>) => {
+            const value = item.payload?.[groupBy]
+            return value == null ? null : String(value)
+          }
   const rows = useMemo(() => {
     const out: Row<P>[] = []
     let lastDay = ''
-    shown.forEach((item, i) => {
-      if (groupByDay) {
+    const threads = new Map<string, FeedItem<P>[]>()
+    if (threadOf)
+      for (const item of shown) {
+        const key = threadOf(item)
+        if (key != null) threads.set(key, [...(threads.get(key) ?? []), item])
+      }
+    for (const item of shown) {
+      const key = threadOf?.(item)
+      const thread = key == null ? undefined : threads.get(key)
+      if (thread && thread.length > 1) {
+        // A thread sits where its newest item is (the feed is newest first).
+        if (thread[0] !== item) continue
+        out.push({ kind: 'item', key: item._id, item, thread })
+        if (expanded.has(key!)) for (const other of thread.slice(1)) out.push({ kind: 'item', key: other._id, item: other, child: true })
+        continue
+      }
+      if (groupByDay && !threadOf) {
         const day = dayKey(item.createdAt)
         if (day !== lastDay) {
           lastDay = day
-          out.push({
-            kind: 'day',
-            key: `day:${day}`,
-            label: formatDayLabel(item.createdAt, now, locale, m),
-          })
+          out.push({ kind: 'day', key: `day:${day}`, label: formatDayLabel(item.createdAt, now, locale, m) })
         }
       }
-      out.push({ kind: 'item', key: item._id, item, pos: i + 1 })
-    })
+      out.push({ kind: 'item', key: item._id, item })
+    }
     return out
     // Day labels change only when the date does, not on every clock tick.
-  }, [shown, groupByDay, locale, m, today])
+  }, [shown, groupByDay, groupBy, expanded, locale, m, today])
+  // What the arrow keys move through: the items shown as rows, threads' hidden ones left out.
+  const listed = useMemo(() => rows.flatMap((r) => (r.kind === 'item' ? [r.item] : [])), [rows])
 
   const keys = useMemo(() => rows.map((r) => r.key), [rows])
   const virtual = useVirtualRows({
@@ -180,7 +220,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
 
   // Roving focus: one item is in the tab order; arrow keys move it.
   const [focusedId, setFocusedId] = useState<string | null>(null)
-  const activeId = focusedId !== null && shown.some((i) => i._id === focusedId) ? focusedId : (shown[0]?._id ?? null)
+  const activeId = focusedId !== null && listed.some((i) => i._id === focusedId) ? focusedId : (listed[0]?._id ?? null)
   const pendingFocus = useRef<string | null>(null)
   const listRef = useRef<HTMLDivElement>(null)
 
@@ -200,18 +240,18 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   // When the focused item leaves the list (marked read in an unread list), focus goes to the one now in its place.
   const focusIndex = useRef(-1)
   useLayoutEffect(() => {
-    if (focusedId === null || shown.some((i) => i._id === focusedId)) return
+    if (focusedId === null || listed.some((i) => i._id === focusedId)) return
     const doc = listRef.current?.ownerDocument
     if (!doc || (doc.activeElement && doc.activeElement !== doc.body)) return
-    const next = shown[Math.min(focusIndex.current, shown.length - 1)]
+    const next = listed[Math.min(focusIndex.current, listed.length - 1)]
     if (!next) return
     setFocusedId(next._id)
     pendingFocus.current = next._id
-  }, [shown, focusedId])
+  }, [listed, focusedId])
 
   // Stable across renders (the row reads its own id), so that a row re-renders only when its item does.
-  const shownRef = useRef(shown)
-  shownRef.current = shown
+  const shownRef = useRef(listed)
+  shownRef.current = listed
   const onRowFocus = useCallback((e: FocusEvent<HTMLElement>) => {
     if (e.target !== e.currentTarget) return
     const id = e.currentTarget.dataset.id ?? null
@@ -220,13 +260,16 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   }, [])
   const clickRef = useRef(onItemClick)
   clickRef.current = onItemClick
+  const selectRef = useRef(onSelect)
+  selectRef.current = onSelect
+  const onRowOpen = useCallback((item: FeedItem) => selectRef.current?.(item as FeedItem<P>), [])
   const onRowClick = useCallback((e: MouseEvent<HTMLElement>) => {
     const item = shownRef.current.find((i) => i._id === e.currentTarget.dataset.id)
     if (item) clickRef.current?.(item, e)
   }, [])
 
   const moveTo = (index: number) => {
-    const target = shown[Math.max(0, Math.min(shown.length - 1, index))]
+    const target = listed[Math.max(0, Math.min(listed.length - 1, index))]
     if (!target) return
     setFocusedId(target._id)
     scrollToIndex(keys.indexOf(target._id))
@@ -236,7 +279,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const article = event.target as HTMLElement
     if (!article.hasAttribute('data-inbox-item') || event.altKey || event.ctrlKey || event.metaKey) return
-    const current = shown.findIndex((i) => i._id === article.dataset.id)
+    const current = listed.findIndex((i) => i._id === article.dataset.id)
     const page = Math.max(1, Math.floor(virtual.viewportHeight / estimateSize))
     const moves: Record<string, number> = {
       ArrowDown: current + 1,
@@ -244,7 +287,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       PageDown: current + page,
       PageUp: current - page,
       Home: 0,
-      End: shown.length - 1,
+      End: listed.length - 1,
     }
     const next = moves[event.key]
     if (next === undefined) return
@@ -282,14 +325,14 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     )
   } else {
     const total = feed.totalCount
-    const setSize = feed.hasMore ? (typeof total === 'number' ? total - hiddenCount : -1) : shown.length
+    const setSize = threadOf ? (feed.hasMore ? -1 : listed.length) : feed.hasMore ? (typeof total === 'number' ? total - hiddenCount : -1) : shown.length
     content = (
       <div
         ref={listRef}
         role="feed"
         aria-label={m.feedLabel}
         aria-busy={feed.isFetchingNextPage}
-        className={c('inbox-feed__list')}
+        {...c('inbox-feed__list')}
         style={{ position: 'relative', height: virtual.totalSize }}
         onKeyDown={onKeyDown}
       >
@@ -301,25 +344,46 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
               key={row.key}
               data-index={vr.index}
               ref={virtual.measureRef}
-              className={c('inbox-feed__row')}
+              {...c('inbox-feed__row')}
               style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${vr.start}px)` }}
             >
               {row.kind === 'day' ? (
-                <div className={c('inbox-feed__day')} aria-hidden="true">
+                <div {...c('inbox-feed__day')} aria-hidden="true">
                   {row.label}
                 </div>
               ) : (
-                <NotificationItem
-                  item={row.item as FeedItem}
-                  tabIndex={row.item._id === activeId ? 0 : -1}
-                  aria-posinset={row.pos}
-                  aria-setsize={setSize}
-                  onFocus={onRowFocus}
-                  onClick={onRowClick}
-                  onNavigate={onNavigate as NavigateHandler | undefined}
-                  onAction={onAction as ActionHandler | undefined}
-                  render={renderItem as ((item: FeedItem, h: ItemHelpers) => ReactNode) | undefined}
-                />
+                  <NotificationItem
+                    item={row.item as FeedItem}
+                    tabIndex={row.item._id === activeId ? 0 : -1}
+                    aria-posinset={listed.indexOf(row.item) + 1}
+                    aria-setsize={setSize}
+                    aria-current={row.item._id === selectedId || undefined}
+                    data-thread={row.thread ? row.thread.length : undefined}
+                    data-thread-child={row.child ? '' : undefined}
+                    onFocus={onRowFocus}
+                    onClick={onRowClick}
+                    onOpen={onSelect ? onRowOpen : undefined}
+                    onNavigate={onNavigate as NavigateHandler | undefined}
+                    onAction={onAction as ActionHandler | undefined}
+                    render={renderItem as ((item: FeedItem, h: ItemHelpers) => ReactNode) | undefined}
+                    renderBody={renderBody as ((item: FeedItem) => ReactNode) | undefined}
+                    footer={
+                      row.thread && (
+                        <ThreadBar
+                          thread={row.thread as FeedItem[]}
+                          open={expanded.has(threadOf!(row.item)!)}
+                          onToggle={() => {
+                            const key = threadOf!(row.item)!
+                            setExpanded((set) => {
+                              const next = new Set(set)
+                              if (!next.delete(key)) next.add(key)
+                              return next
+                            })
+                          }}
+                        />
+                      )
+                    }
+                  />
               )}
             </div>
           )
@@ -330,30 +394,30 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
 
   return (
     <UIContext.Provider value={scope}>
-    <div ref={ref} {...root} className={cx(c('inbox-feed'), className)} data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
+    <div ref={ref} {...root} {...c('inbox-feed', className)} data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
       style={{ display: 'flex', flexDirection: 'column', minHeight: 0, position: 'relative', ...style }}
       {...rest}
     >
       {hiddenCount > 0 && (
-        <button type="button" className={c('inbox-feed__new')} onClick={reveal}>
+        <button type="button" {...c('inbox-feed__new')} onClick={reveal}>
           <ArrowUpIcon width={14} height={14} />
           {plural(m.newNotifications, hiddenCount, locale)}
         </button>
       )}
       {'data-inbox-root' in root && <LiveRegion />}
       {trouble && items.length > 0 && <TroubleNotice error={trouble.error} c={c} banner />}
-      <div ref={virtual.scrollRef} className={c('inbox-feed__scroller')} style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
+      <div ref={virtual.scrollRef} {...c('inbox-feed__scroller')} style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
         {content}
         {feed.isFetchingNextPage && (
-          <div className={c('inbox-feed__more')} role="status">
-            <span className={c('inbox-spinner')} aria-hidden="true" />
+          <div {...c('inbox-feed__more')} role="status">
+            <span {...c('inbox-spinner')} aria-hidden="true" />
             <span style={visuallyHidden}>{m.loadingMore}</span>
           </div>
         )}
         {feed.isError && items.length > 0 && (
-          <div className={c('inbox-feed__more')} role="alert">
+          <div {...c('inbox-feed__more')} role="alert">
             <span>{m.errorTitle}</span>
-            <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => void feed.fetchNextPage()}>
+            <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void feed.fetchNextPage()}>
               {m.retry}
             </button>
           </div>
@@ -363,3 +427,21 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     </UIContext.Provider>
   )
 }) as <P extends JsonObject = JsonObject>(props: FeedProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
+
+/** A thread's controls under its newest item: show or hide the others, and mark all of it read in one request. */
+function ThreadBar({ thread, open, onToggle }: { thread: FeedItem[]; open: boolean; onToggle: () => void }): ReactElement {
+  const { m, locale, c, sync } = useUI('Feed')
+  const unread = thread.filter((i) => !i.read).map((i) => i._id)
+  return (
+    <div {...c('inbox-thread')} data-unread={unread.length ? '' : undefined} data-state={open ? 'open' : 'closed'}>
+      <button type="button" {...c('inbox-button')} data-variant="ghost" aria-expanded={open} onClick={onToggle}>
+        {open ? m.threadLess : plural(m.threadMore, thread.length - 1, locale)}
+      </button>
+      {unread.length > 0 && (
+        <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void sync.markAs(unread, 'read')}>
+          {plural(m.threadMarkRead, unread.length, locale)}
+        </button>
+      )}
+    </div>
+  )
+}

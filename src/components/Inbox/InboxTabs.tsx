@@ -1,3 +1,4 @@
+import type { Part } from '../internal/ui'
 import { useRef } from 'react'
 import type { KeyboardEvent, ReactElement } from 'react'
 import type { FeedFilter } from '../Feed/Feed'
@@ -28,7 +29,7 @@ export function InboxTabs({
   label: string
   panelId: string
   idBase: string
-  c: (name: string) => string | undefined
+  c: Part
 }): ReactElement {
   const listRef = useRef<HTMLDivElement>(null)
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -48,7 +49,7 @@ export function InboxTabs({
     listRef.current?.querySelectorAll<HTMLElement>('[role="tab"]')[next]?.focus()
   }
   return (
-    <div ref={listRef} role="tablist" aria-label={label} className={c('inbox-tabs')} onKeyDown={onKeyDown}>
+    <div ref={listRef} role="tablist" aria-label={label} {...c('inbox-tabs')} onKeyDown={onKeyDown}>
       {tabs.map((tab) => {
         const selected = tab.id === value
         return (
@@ -57,7 +58,7 @@ export function InboxTabs({
             id={tabElementId(idBase, tab.id)}
             type="button"
             role="tab"
-            className={c('inbox-tabs__tab')}
+            {...c('inbox-tabs__tab')}
             aria-selected={selected}
             aria-controls={panelId}
             tabIndex={selected ? 0 : -1}
@@ -65,7 +66,7 @@ export function InboxTabs({
             onClick={() => onChange(tab.id)}
           >
             {tab.label}
-            {tab.count && <span className={c('inbox-tabs__count')}>{tab.count}</span>}
+            {tab.count && <span {...c('inbox-tabs__count')}>{tab.count}</span>}
           </button>
         )
       })}

@@ -1,3 +1,4 @@
+import type { Part } from '../internal/ui'
 import { useState } from 'react'
 import type { ReactElement } from 'react'
 import type { FeedItem } from '../../api/types'
@@ -33,7 +34,7 @@ export function Avatar({
 }: {
   item: FeedItem
   alt: string
-  c: (name: string) => string | undefined
+  c: Part
 }): ReactElement | null {
   const [failed, setFailed] = useState(false)
   const actor = item.actor
@@ -41,7 +42,7 @@ export function Avatar({
   if (actor.type === 'system_icon') {
     const name = systemIconName(actor.data)
     return (
-      <span className={c('inbox-avatar')} data-kind="icon" data-icon={name}>
+      <span {...c('inbox-avatar')} data-kind="icon" data-icon={name}>
         <SystemIcon icon={actor.data} />
       </span>
     )
@@ -50,14 +51,14 @@ export function Avatar({
   const name = actorName(item)
   if (src && !failed) {
     return (
-      <span className={c('inbox-avatar')} data-kind="image">
+      <span {...c('inbox-avatar')} data-kind="image">
         <img src={src} alt={name ?? alt} onError={() => setFailed(true)} loading="lazy" decoding="async" />
       </span>
     )
   }
   const letters = initials(name)
   return (
-    <span className={c('inbox-avatar')} data-kind="initials" role="img" aria-label={name ?? alt}>
+    <span {...c('inbox-avatar')} data-kind="initials" role="img" aria-label={name ?? alt}>
       {letters ? <span aria-hidden="true">{letters}</span> : <PersonIcon />}
     </span>
   )

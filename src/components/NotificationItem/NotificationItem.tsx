@@ -52,6 +52,12 @@ export interface NotificationItemProps<P extends JsonObject = JsonObject>
   onAction?: ActionHandler<P>
   /** Replaces the item's content while the article keeps its click, keyboard and read behaviour. */
   render?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  /** Renders the body (the `content` when there is a subject), e.g. as Markdown; text by default. */
+  renderBody?: (item: FeedItem<P>) => ReactNode
+  /** Replaces what a click or Enter does (follow the link): called with the item, which is marked read too. */
+  onOpen?: (item: FeedItem<P>) => void
+  /** Shown at the end of the item (a thread's controls, in the Feed). */
+  footer?: ReactNode
   /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
   unstyled?: boolean
 }
@@ -75,7 +81,7 @@ function isInteractive(target: EventTarget | null, root: Element): boolean {
  */
 export const NotificationItem = /* @__PURE__ */ memo(
   forwardRef<HTMLElement, NotificationItemProps>(function NotificationItem(
-  { item, onNavigate, onAction, render, unstyled, className, onClick, onKeyDown, ...rest },
+  { item, onNavigate, onAction, render, renderBody, onOpen, footer, unstyled, className, onClick, onKeyDown, ...rest },
   ref,
 ): ReactElement {
   const { m, locale, root, c, sync } = useUI('NotificationItem', unstyled)
@@ -98,12 +104,16 @@ export const NotificationItem = /* @__PURE__ */ memo(
 
   const open = (target: HTMLElement) => {
     const link = target.querySelector<HTMLAnchorElement>('a[data-inbox-cta]')
-    if (link) link.click()
-    else if (!item.read) void markAsRead()
+    if (link && !onOpen) link.click()
+    else {
+      onOpen?.(item)
+      if (!item.read) void markAsRead()
+    }
   }
 
   const handleClick = compose<MouseEvent<HTMLElement>>(onClick, (event) => {
     if (isInteractive(event.target, event.currentTarget)) return
+    onOpen?.(item)
     if (!item.read) void markAsRead()
   })
 
@@ -148,7 +158,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
     <article
       ref={ref}
       {...root}
-      className={cx(c('inbox-item'), className)}
+      {...c('inbox-item', className)}
       data-inbox-item=""
       data-id={item._id}
       data-unread={item.read ? undefined : ''}
@@ -163,15 +173,18 @@ export const NotificationItem = /* @__PURE__ */ memo(
       {...rest}
     >
       {render ? (
-        render(item as never, helpers)
+        <>
+          {render(item as never, helpers)}
+          {footer}
+        </>
       ) : (
         <>
           <Avatar item={item} alt={m.avatarAlt} c={c} />
-          <div className={c('inbox-item__main')}>
-            <div className={c('inbox-item__heading')}>
-              <h3 className={c('inbox-item__title')} id={titleId} dir="auto">
-                {href !== null ? (
-                  <a className={c('inbox-item__link')} href={href} data-inbox-cta="" onClick={handleLinkClick}>
+          <div {...c('inbox-item__main')}>
+            <div {...c('inbox-item__heading')}>
+              <h3 {...c('inbox-item__title')} id={titleId} dir="auto">
+                {href !== null && !onOpen ? (
+                  <a {...c('inbox-item__link')} href={href} data-inbox-cta="" onClick={handleLinkClick}>
                     {title}
                   </a>
                 ) : (
@@ -179,30 +192,30 @@ export const NotificationItem = /* @__PURE__ */ memo(
                 )}
               </h3>
               <time
-                className={c('inbox-item__time')}
+                {...c('inbox-item__time')}
                 dateTime={item.createdAt ?? undefined}
                 title={formatDateTime(item.createdAt, locale)}
               >
                 {formatRelativeTime(item.createdAt, now, locale)}
               </time>
               {!item.read && (
-                <span className={c('inbox-item__dot')}>
+                <span {...c('inbox-item__dot')}>
                   <span style={visuallyHidden}>{m.unread}</span>
                 </span>
               )}
             </div>
             {body && (
-              <p className={c('inbox-item__body')} id={bodyId} dir="auto">
-                {body}
-              </p>
+              <div {...c('inbox-item__body')} id={bodyId} dir="auto">
+                {renderBody ? renderBody(item) : body}
+              </div>
             )}
             {buttons.length > 0 && !done && (
-              <div className={c('inbox-item__actions')}>
+              <div {...c('inbox-item__actions')}>
                 {buttons.map((button, i) => (
                   <button
                     key={i}
                     type="button"
-                    className={c('inbox-button')}
+                    {...c('inbox-button')}
                     data-variant={button.type}
                     onClick={(event) => onAction?.(button, item, event)}
                   >
@@ -212,28 +225,29 @@ export const NotificationItem = /* @__PURE__ */ memo(
               </div>
             )}
             {done && (
-              <p className={c('inbox-item__done')}>
+              <p {...c('inbox-item__done')}>
                 <CheckIcon width={14} height={14} />
                 <span>{doneButton?.resultContent || m.actionDone}</span>
               </p>
             )}
             {failure && (
-              <p className={c('inbox-item__error')}>
+              <p {...c('inbox-item__error')}>
                 <AlertIcon width={14} height={14} />
                 <span>{m.updateError}</span>
-                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => void markAs(item._id, failure.markAs)}>
+                <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void markAs(item._id, failure.markAs)}>
                   {m.retry}
                 </button>
-                <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={() => sync.dismiss(item._id)}>
+                <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => sync.dismiss(item._id)}>
                   {m.dismiss}
                 </button>
               </p>
             )}
+            {footer}
           </div>
-          <div className={c('inbox-item__tools')}>
+          <div {...c('inbox-item__tools')}>
             <button
               type="button"
-              className={c('inbox-icon-button')}
+              {...c('inbox-icon-button')}
               aria-label={item.read ? m.markAsUnread : m.markAsRead}
               title={item.read ? m.markAsUnread : m.markAsRead}
               onClick={() => void toggleRead()}

@@ -1,3 +1,4 @@
+import type { Part } from '../internal/ui'
 import { forwardRef, useId } from 'react'
 import type { HTMLAttributes, ReactElement } from 'react'
 import { useStore } from 'zustand'
@@ -49,7 +50,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
 
   if (prefs.isLoading) {
     return (
-      <div ref={ref} {...root} className={cx(c('inbox-prefs'), className)} data-state="loading" {...rest}>
+      <div ref={ref} {...root} {...c('inbox-prefs', className)} data-state="loading" {...rest}>
         <Skeleton c={c} label={m.loading} rows={3} lines={2} />
       </div>
     )
@@ -57,7 +58,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
 
   if (!prefs.data) {
     return (
-      <div ref={ref} {...root} className={cx(c('inbox-prefs'), className)} data-state="error" {...rest}>
+      <div ref={ref} {...root} {...c('inbox-prefs', className)} data-state="error" {...rest}>
         <StateMessage
           c={c}
           state="error"
@@ -83,21 +84,21 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
         key={`${locked ? 'c' : 'n'}:${wf.workflow.identifier}`}
         role="group"
         aria-labelledby={headingId}
-        className={c('inbox-prefs__workflow')}
+        {...c('inbox-prefs__workflow')}
         data-critical={locked ? '' : undefined}
       >
-        <div className={c('inbox-prefs__workflow-head')}>
-          <h4 id={headingId} className={c('inbox-prefs__workflow-name')}>
+        <div {...c('inbox-prefs__workflow-head')}>
+          <h4 id={headingId} {...c('inbox-prefs__workflow-name')}>
             {wf.workflow.name}
           </h4>
-          {locked && <LockIcon width={14} height={14} className={c('inbox-prefs__lock')} />}
+          {locked && <LockIcon width={14} height={14} {...c('inbox-prefs__lock')} />}
         </div>
         {locked && (
-          <p className={c('inbox-prefs__hint')} id={`${lockId}-${wf.workflow.identifier}`}>
+          <p {...c('inbox-prefs__hint')} id={`${lockId}-${wf.workflow.identifier}`}>
             {m.criticalLocked}
           </p>
         )}
-        <div className={c('inbox-prefs__switches')}>
+        <div {...c('inbox-prefs__switches')}>
           {channels.map((ch) => (
             <Switch
               key={ch}
@@ -116,17 +117,17 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
   }
 
   return (
-    <div ref={ref} {...root} className={cx(c('inbox-prefs'), className)} data-state="ready" {...rest}>
-      {readOnly && <p className={c('inbox-prefs__note')}>{m.preferencesReadOnly}</p>}
+    <div ref={ref} {...root} {...c('inbox-prefs', className)} data-state="ready" {...rest}>
+      {readOnly && <p {...c('inbox-prefs__note')}>{m.preferencesReadOnly}</p>}
       {updater.error && (
         <ErrorBanner c={c} message={m.preferencesSaveError} dismissLabel={m.dismiss} onDismiss={updater.reset} />
       )}
-      <section className={c('inbox-prefs__section')} aria-labelledby={`${id}-global`}>
-        <h3 id={`${id}-global`} className={c('inbox-prefs__title')}>
+      <section {...c('inbox-prefs__section')} aria-labelledby={`${id}-global`}>
+        <h3 id={`${id}-global`} {...c('inbox-prefs__title')}>
           {m.globalPreferencesTitle}
         </h3>
-        <p className={c('inbox-prefs__hint')}>{m.globalPreferencesDescription}</p>
-        <div className={c('inbox-prefs__switches')}>
+        <p {...c('inbox-prefs__hint')}>{m.globalPreferencesDescription}</p>
+        <div {...c('inbox-prefs__switches')}>
           {globalChannels.map((ch) => (
             <Switch
               key={ch}
@@ -141,8 +142,8 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
         </div>
       </section>
       {(data.workflows.length > 0 || criticalWorkflows.length > 0) && (
-        <section className={c('inbox-prefs__section')} aria-labelledby={`${id}-workflows`}>
-          <h3 id={`${id}-workflows`} className={c('inbox-prefs__title')}>
+        <section {...c('inbox-prefs__section')} aria-labelledby={`${id}-workflows`}>
+          <h3 id={`${id}-workflows`} {...c('inbox-prefs__title')}>
             {m.workflowPreferencesTitle}
           </h3>
           {data.workflows.map((wf) => workflowGroup(wf, false))}
@@ -150,7 +151,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
         </section>
       )}
       {globalChannels.length === 0 && data.workflows.length === 0 && criticalWorkflows.length === 0 && (
-        <p className={c('inbox-prefs__hint')}>{m.preferencesEmpty}</p>
+        <p {...c('inbox-prefs__hint')}>{m.preferencesEmpty}</p>
       )}
       {showSchedule && (schedule || !readOnly) && (
         <ScheduleEditor
@@ -184,7 +185,7 @@ function ScheduleEditor({
   labels: InboxMessages
   idBase: string
   onChange: (next: Schedule) => void
-  c: (name: string) => string | undefined
+  c: Part
 }): ReactElement {
   const enabled = !!schedule?.isEnabled
   const week = schedule?.weeklySchedule ?? {}
@@ -198,12 +199,12 @@ function ScheduleEditor({
     onChange({ isEnabled: enabled, weeklySchedule: { ...week, [day]: nextDay } })
   }
   return (
-    <section className={c('inbox-prefs__section')} aria-labelledby={`${idBase}-title`}>
-      <h3 id={`${idBase}-title`} className={c('inbox-prefs__title')}>
+    <section {...c('inbox-prefs__section')} aria-labelledby={`${idBase}-title`}>
+      <h3 id={`${idBase}-title`} {...c('inbox-prefs__title')}>
         {m.scheduleTitle}
       </h3>
-      <p className={c('inbox-prefs__hint')}>{m.scheduleDescription}</p>
-      <div className={c('inbox-prefs__switches')}>
+      <p {...c('inbox-prefs__hint')}>{m.scheduleDescription}</p>
+      <div {...c('inbox-prefs__switches')}>
         <Switch
           label={m.scheduleEnabled}
           checked={enabled}
@@ -213,7 +214,7 @@ function ScheduleEditor({
         />
       </div>
       {enabled && (
-        <ul className={c('inbox-schedule')}>
+        <ul {...c('inbox-schedule')}>
           {WEEKDAYS.map((day) => {
             const d = week[day]
             const on = !!d?.isEnabled
@@ -221,11 +222,11 @@ function ScheduleEditor({
             const name = weekdayName(day, locale)
             const dayId = `${idBase}-${day}`
             return (
-              <li key={day} className={c('inbox-schedule__day')} data-enabled={on ? '' : undefined}>
+              <li key={day} {...c('inbox-schedule__day')} data-enabled={on ? '' : undefined}>
                 {readOnly ? (
                   <>
-                    <span className={c('inbox-schedule__name')}>{name}</span>
-                    <span className={c('inbox-schedule__hours')}>
+                    <span {...c('inbox-schedule__name')}>{name}</span>
+                    <span {...c('inbox-schedule__hours')}>
                       {!on
                         ? m.scheduleOff
                         : hours
@@ -235,17 +236,17 @@ function ScheduleEditor({
                   </>
                 ) : (
                   <>
-                    <label className={c('inbox-schedule__name')}>
+                    <label {...c('inbox-schedule__name')}>
                       <input type="checkbox" checked={on} onChange={(e) => setDay(day, { isEnabled: e.currentTarget.checked })} />
                       <span id={dayId}>{name}</span>
                     </label>
                     {on ? (
-                      <span className={c('inbox-schedule__hours')}>
+                      <span {...c('inbox-schedule__hours')}>
                         <label>
                           <span style={visuallyHidden}>{`${name} ${m.scheduleFrom}`}</span>
                           <input
                             type="time"
-                            className={c('inbox-input')}
+                            {...c('inbox-input')}
                             value={to24h(hours?.start ?? DEFAULT_HOURS.start)}
                             onChange={(e) => e.currentTarget.value && setDay(day, { start: to12h(e.currentTarget.value) })}
                           />
@@ -255,14 +256,14 @@ function ScheduleEditor({
                           <span style={visuallyHidden}>{`${name} ${m.scheduleTo}`}</span>
                           <input
                             type="time"
-                            className={c('inbox-input')}
+                            {...c('inbox-input')}
                             value={to24h(hours?.end ?? DEFAULT_HOURS.end)}
                             onChange={(e) => e.currentTarget.value && setDay(day, { end: to12h(e.currentTarget.value) })}
                           />
                         </label>
                       </span>
                     ) : (
-                      <span className={c('inbox-schedule__hours')} data-off="">
+                      <span {...c('inbox-schedule__hours')} data-off="">
                         {m.scheduleOff}
                       </span>
                     )}

@@ -1,3 +1,4 @@
+import type { Part } from '../internal/ui'
 import { useId } from 'react'
 import type { ReactElement, ReactNode } from 'react'
 
@@ -17,19 +18,19 @@ export function Switch({
   onChange: (checked: boolean) => void
   describedBy?: string
   pending?: boolean
-  c: (name: string) => string | undefined
+  c: Part
 }): ReactElement {
   const id = useId()
   return (
-    <div className={c('inbox-switch')} data-pending={pending ? '' : undefined} data-disabled={disabled ? '' : undefined}>
-      <label htmlFor={id} className={c('inbox-switch__label')}>
+    <div {...c('inbox-switch')} data-pending={pending ? '' : undefined} data-disabled={disabled ? '' : undefined}>
+      <label htmlFor={id} {...c('inbox-switch__label')}>
         {label}
       </label>
       <input
         id={id}
         type="checkbox"
         role="switch"
-        className={c('inbox-switch__input')}
+        {...c('inbox-switch__input')}
         checked={checked}
         disabled={disabled}
         aria-describedby={describedBy}

@@ -63,7 +63,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
     <section
       ref={ref}
       {...root}
-      className={cx(c('inbox-toaster'), className)}
+      {...c('inbox-toaster', className)}
       aria-label={m.toastsLabel}
       data-position={position}
       onPointerEnter={() => setHeld(true)}
@@ -72,29 +72,29 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setHeld(false)}
       {...rest}
     >
-      <ol className={c('inbox-toaster__list')} aria-live="polite" aria-relevant="additions">
+      <ol {...c('inbox-toaster__list')} aria-live="polite" aria-relevant="additions">
         {toasts.map((toast) => {
           const { item } = toast
           return (
             <li
               key={toast.key}
-              className={c('inbox-toast')}
+              {...c('inbox-toast')}
               onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), close(toast))}
             >
               <Avatar item={item} alt={m.avatarAlt} c={c} />
-              <div className={c('inbox-toast__main')}>
-                <p className={c('inbox-toast__title')} dir="auto">
+              <div {...c('inbox-toast__main')}>
+                <p {...c('inbox-toast__title')} dir="auto">
                   {item.subject || item.content}
                 </p>
                 {item.subject && (
-                  <p className={c('inbox-toast__body')} dir="auto">
+                  <p {...c('inbox-toast__body')} dir="auto">
                     {item.content}
                   </p>
                 )}
                 {onOpen && (
                   <button
                     type="button"
-                    className={c('inbox-button')}
+                    {...c('inbox-button')}
                     data-variant="secondary"
                     onClick={() => {
                       close(toast)
@@ -106,7 +106,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
                   </button>
                 )}
               </div>
-              <button type="button" className={c('inbox-icon-button')} aria-label={m.dismiss} title={m.dismiss} onClick={() => close(toast)}>
+              <button type="button" {...c('inbox-icon-button')} aria-label={m.dismiss} title={m.dismiss} onClick={() => close(toast)}>
                 <CloseIcon width={16} height={16} />
               </button>
             </li>

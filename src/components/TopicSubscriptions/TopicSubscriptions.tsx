@@ -41,18 +41,18 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
       <StateMessage c={c} state="error" title={m.topicsLoadError} />
     )
   } else if (list.items.length === 0) {
-    body = <p className={c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
+    body = <p {...c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
   } else {
     body = (
-      <ul className={c('inbox-topics__list')}>
+      <ul {...c('inbox-topics__list')}>
         {list.items.map((s) => (
-          <li key={s._id} className={c('inbox-topics__item')}>
+          <li key={s._id} {...c('inbox-topics__item')}>
             {renderTopic ? (
               renderTopic(s)
             ) : (
               <>
-                <span className={c('inbox-topics__name')}>{s.topic.name || s.topic.key}</span>
-                {s.topic.name && s.topic.name !== s.topic.key && <code className={c('inbox-topics__key')}>{s.topic.key}</code>}
+                <span {...c('inbox-topics__name')}>{s.topic.name || s.topic.key}</span>
+                {s.topic.name && s.topic.name !== s.topic.key && <code {...c('inbox-topics__key')}>{s.topic.key}</code>}
               </>
             )}
           </li>
@@ -65,20 +65,20 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
     <section
       ref={ref}
       {...root}
-      className={cx(c('inbox-topics'), className)}
+      {...c('inbox-topics', className)}
       aria-labelledby={titleId}
       data-state={list.isLoading ? 'loading' : list.error ? 'error' : 'ready'}
       {...rest}
     >
-      <h3 id={titleId} className={c('inbox-prefs__title')}>
+      <h3 id={titleId} {...c('inbox-prefs__title')}>
         {m.topicsTitle}
       </h3>
       {body}
       {(list.hasPrevious || list.hasNext) && (
-        <nav className={c('inbox-topics__pager')} aria-label={m.pagination}>
+        <nav {...c('inbox-topics__pager')} aria-label={m.pagination}>
           <button
             type="button"
-            className={c('inbox-button')}
+            {...c('inbox-button')}
             data-variant="secondary"
             disabled={!list.hasPrevious || list.isLoading}
             onClick={() => list.previous()}
@@ -88,7 +88,7 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
           </button>
           <button
             type="button"
-            className={c('inbox-button')}
+            {...c('inbox-button')}
             data-variant="secondary"
             disabled={!list.hasNext || list.isLoading}
             onClick={() => list.next()}

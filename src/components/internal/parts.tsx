@@ -1,4 +1,5 @@
 import { onlineManager } from '@tanstack/react-query'
+import type { Part } from './ui'
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
@@ -7,7 +8,7 @@ import { format, plural } from '../../i18n'
 import { AlertIcon } from './icons'
 import { useUI, visuallyHidden } from './ui'
 
-type ClassNames = (name: string) => string | undefined
+type ClassNames = Part
 
 /** Placeholder rows while something loads; announced once as `label`. */
 export function Skeleton({
@@ -24,12 +25,12 @@ export function Skeleton({
   avatar?: boolean
 }): ReactElement {
   return (
-    <div className={c('inbox-feed__skeleton')} role="status" aria-busy="true">
+    <div {...c('inbox-feed__skeleton')} role="status" aria-busy="true">
       <span style={visuallyHidden}>{label}</span>
       {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className={c('inbox-skeleton')} data-shape={avatar ? undefined : 'row'} aria-hidden="true">
-          {avatar && <span className={c('inbox-skeleton__avatar')} />}
-          <span className={c('inbox-skeleton__lines')}>
+        <div key={i} {...c('inbox-skeleton')} data-shape={avatar ? undefined : 'row'} aria-hidden="true">
+          {avatar && <span {...c('inbox-skeleton__avatar')} />}
+          <span {...c('inbox-skeleton__lines')}>
             {Array.from({ length: lines }, (_, j) => (
               <span key={j} />
             ))}
@@ -61,14 +62,14 @@ export function StateMessage({
 }): ReactElement {
   const error = state === 'error'
   return (
-    <div className={c('inbox-state')} data-state={state} data-kind={kind} role={error ? 'alert' : undefined}>
-      <span className={c('inbox-state__icon')} data-tone={error ? 'danger' : undefined}>
+    <div {...c('inbox-state')} data-state={state} data-kind={kind} role={error ? 'alert' : undefined}>
+      <span {...c('inbox-state__icon')} data-tone={error ? 'danger' : undefined}>
         {icon ?? <AlertIcon width={22} height={22} />}
       </span>
-      <p className={c('inbox-state__title')}>{title}</p>
-      {body && <p className={c('inbox-state__body')}>{body}</p>}
+      <p {...c('inbox-state__title')}>{title}</p>
+      {body && <p {...c('inbox-state__body')}>{body}</p>}
       {action && (
-        <button type="button" className={c('inbox-button')} data-variant="secondary" onClick={action.onClick}>
+        <button type="button" {...c('inbox-button')} data-variant="secondary" onClick={action.onClick}>
           {action.label}
         </button>
       )}
@@ -89,10 +90,10 @@ export function ErrorBanner({
   onDismiss: () => void
 }): ReactElement {
   return (
-    <div className={c('inbox-banner')} role="alert">
+    <div {...c('inbox-banner')} role="alert">
       <AlertIcon width={16} height={16} />
       <span>{message}</span>
-      <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={onDismiss}>
+      <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={onDismiss}>
         {dismissLabel}
       </button>
     </div>
@@ -178,11 +179,11 @@ export function TroubleNotice({
   if (!banner)
     return <StateMessage c={c} state="error" title={m.errorTitle} body={text} action={{ label: m.retry, onClick: retry }} kind={kind} />
   return (
-    <div className={c('inbox-banner')} role="alert" data-kind={kind}>
+    <div {...c('inbox-banner')} role="alert" data-kind={kind}>
       <AlertIcon width={16} height={16} />
       <span>{text}</span>
       {kind !== 'offline' && (
-        <button type="button" className={c('inbox-button')} data-variant="ghost" onClick={retry}>
+        <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={retry}>
           {m.retryNow}
         </button>
       )}

@@ -25,17 +25,28 @@ export function useUI(name: string, unstyledProp?: boolean) {
   const m = useMemo<InboxMessages>(() => ({ ...en, ...overrides }), [overrides])
   const systemDark = useSystemDark(scope.theme === 'system')
   const unstyled = unstyledProp ?? ui.unstyled
-  const c = useCallback((part: string) => (unstyled ? undefined : part), [unstyled])
   const child = useMemo(() => ({ nested: true, unstyled }), [unstyled])
   const root: Record<string, string | undefined> = ui.nested
-    ? {}
+    ? // A part asked to be unstyled inside a styled component drops out of the stylesheet's scope on its own.
+      { 'data-inbox-unstyled': unstyled && !ui.unstyled ? '' : undefined }
     : {
         'data-inbox-root': '',
         'data-inbox-theme': scope.theme === 'system' ? (systemDark ? 'dark' : 'light') : scope.theme,
         'data-inbox-unstyled': unstyled ? '' : undefined,
         dir: m.dir === 'rtl' ? 'rtl' : undefined,
       }
-  return { m, locale: scope.locale, root, c, child, sync: scope.sync, enabled: scope.enabled }
+  return { m, locale: scope.locale, root, c: part, child, sync: scope.sync, enabled: scope.enabled }
+}
+
+/** The class and `data-part` of a part of the kit, the same whether styled or not. */
+export type Part = typeof part
+
+/**
+ * A part's stable class and `data-part` attribute ("inbox-item__title" gives `data-part="item-title"`),
+ * kept under `unstyled` too: the stylesheet only applies outside `[data-inbox-unstyled]`.
+ */
+export function part(name: string, className?: string): { className: string; 'data-part': string } {
+  return { className: className ? name + ' ' + className : name, 'data-part': name.replace(/^inbox-/, '').replace('__', '-') }
 }
 
 /** Visually hidden but read by assistive technology; inline so that it works in `unstyled` mode too. */

@@ -1,0 +1,175 @@
+import { useId, useMemo, useState } from 'react'
+import type { ReactElement, ReactNode } from 'react'
+import type { FeedItem, JsonObject } from '../../api/types'
+import { formatCount } from '../../core/format'
+import { useCounts } from '../../hooks/useCounts'
+import { useMarkAll } from '../../hooks/useMarkAs'
+import { Feed } from '../Feed/Feed'
+import type { FeedProps } from '../Feed/Feed'
+import type { ViewportRect } from '../Feed/useVirtualRows'
+import { BackIcon, CheckAllIcon, SettingsIcon } from '../internal/icons'
+import { ErrorBanner } from '../internal/parts'
+import { useUI } from '../internal/ui'
+import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
+import { PreferencesPanel } from '../PreferencesPanel/PreferencesPanel'
+import { InboxTabs, tabElementId } from './InboxTabs'
+import type { InboxTab } from './InboxTabs'
+import { InboxClose, InboxHeader, useInRoot } from './parts'
+
+/** What the feed and settings views of every inbox shape (popover, inline, page) take. */
+export interface InboxPanelProps<P extends JsonObject = JsonObject> {
+  /** Marks the items in view as seen. @default true */
+  markSeenOnOpen?: boolean
+  /** Tabs after "All" and "Unread", each a feed filter. */
+  tabs?: InboxTab[]
+  /** Shows the settings button and the settings view. @default true */
+  showPreferences?: boolean
+  /**
+   * More of the settings view, below the preferences: `<TopicSubscriptions />` lists the subscriber's topics
+   * there (an inbox without it does not load its code).
+   * @example <Inbox settings={<TopicSubscriptions />} />
+   */
+  settings?: ReactNode
+  /** Replaces each item's content (click, keyboard and read stay wired). */
+  renderItem?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  /** Renders an item's body (its `content` when it has a subject), e.g. as Markdown; text by default. */
+  renderBody?: FeedProps<P>['renderBody']
+  /** Replaces the empty state. */
+  renderEmpty?: () => ReactNode
+  /** Groups the feed: by `'day'`, a payload key, or a function giving each item's thread key. @default 'day' */
+  groupBy?: FeedProps<P>['groupBy']
+  /** See {@link NavigateHandler}. */
+  onNavigate?: NavigateHandler<P>
+  /** See {@link ActionHandler}. */
+  onAction?: ActionHandler<P>
+  /** Runs first when an item is clicked; `preventDefault()` keeps it unread. */
+  onItemClick?: FeedProps<P>['onItemClick']
+  /** Feed page size. @default 20 */
+  limit?: number
+  /** Viewport size of the feed until it has a layout (server render, tests). */
+  feedInitialRect?: ViewportRect
+}
+
+/**
+ * The header, tabs and feed of an inbox, with its settings view one button away. Shared by the popover and
+ * the layouts; `select` makes items selectable (the page layout).
+ */
+export function InboxPanel<P extends JsonObject = JsonObject>({
+  markSeenOnOpen = true,
+  tabs: extraTabs,
+  showPreferences = true,
+  settings,
+  renderItem,
+  renderBody,
+  renderEmpty,
+  groupBy,
+  onNavigate,
+  onAction,
+  onItemClick,
+  limit,
+  feedInitialRect,
+  selectedId,
+  onSelect,
+}: InboxPanelProps<P> & Pick<FeedProps<P>, 'selectedId' | 'onSelect'>): ReactElement {
+  const { m, locale, c } = useUI('Inbox')
+  const [view, setView] = useState<'feed' | 'preferences'>('feed')
+  const [tab, setTab] = useState('all')
+  const id = useId()
+  const panelId = `${id}-panel`
+  const closable = useInRoot()
+  const counts = useCounts()
+  const markAll = useMarkAll('read')
+  const unreadLabel = counts.unread > 0 ? formatCount(counts.unread, locale, 99, counts.unreadCapped) : undefined
+  const tabs = useMemo<InboxTab[]>(
+    () => [
+      { id: 'all', label: m.tabAll, filter: {} },
+      { id: 'unread', label: m.tabUnread, filter: { read: false }, count: unreadLabel },
+      ...(extraTabs ?? []),
+    ],
+    [m.tabAll, m.tabUnread, extraTabs, unreadLabel],
+  )
+  const active = tabs.find((t) => t.id === tab) ?? tabs[0]!
+  const feed = view === 'feed'
+  const iconButton = (label: string, icon: ReactElement, onClick: () => void, disabled?: boolean) => (
+    <button type="button" {...c('inbox-icon-button')} aria-label={label} title={label} disabled={disabled} onClick={onClick}>
+      {icon}
+    </button>
+  )
+
+  return (
+    <>
+      <InboxHeader title={feed ? m.inboxTitle : m.preferencesTitle} data-view={view}>
+        {!feed && iconButton(m.backToFeed, <BackIcon width={18} height={18} />, () => setView('feed'))}
+        {feed && (
+          <div {...c('inbox-header__actions')}>
+            {iconButton(
+              m.markAllAsRead,
+              <CheckAllIcon width={18} height={18} />,
+              () => void markAll.markAll(),
+              markAll.isPending || counts.unread === 0,
+            )}
+            {showPreferences &&
+              iconButton(m.openPreferences, <SettingsIcon width={18} height={18} />, () => setView('preferences'))}
+          </div>
+        )}
+        {closable && <InboxClose data-inbox-close="" />}
+      </InboxHeader>
+      {markAll.error && feed && (
+        <ErrorBanner c={c} message={m.markAllError} dismissLabel={m.dismiss} onDismiss={markAll.reset} />
+      )}
+      {feed ? (
+        <>
+          <InboxTabs tabs={tabs} value={active.id} onChange={setTab} label={m.tabsLabel} panelId={panelId} idBase={id} c={c} />
+          <div id={panelId} role="tabpanel" aria-labelledby={tabElementId(id, active.id)} {...c('inbox-popover__panel')}>
+            <Feed<P>
+              key={active.id}
+              filter={active.filter}
+              emptyVariant={active.id === 'unread' ? 'unread' : 'all'}
+              limit={limit}
+              markSeenOnView={markSeenOnOpen}
+              renderItem={renderItem}
+              renderBody={renderBody}
+              renderEmpty={renderEmpty}
+              groupBy={groupBy}
+              onNavigate={onNavigate}
+              onAction={onAction}
+              onItemClick={onItemClick}
+              initialRect={feedInitialRect}
+              selectedId={selectedId}
+              onSelect={onSelect}
+            />
+          </div>
+        </>
+      ) : (
+        <div {...c('inbox-popover__panel')} data-scroll="">
+          <PreferencesPanel />
+          {settings}
+        </div>
+      )}
+    </>
+  )
+}
+
+const PANEL_KEYS = new Set<string>([
+  'markSeenOnOpen',
+  'tabs',
+  'showPreferences',
+  'settings',
+  'renderItem',
+  'renderBody',
+  'renderEmpty',
+  'groupBy',
+  'onNavigate',
+  'onAction',
+  'onItemClick',
+  'limit',
+  'feedInitialRect',
+] satisfies (keyof InboxPanelProps)[])
+
+/** Splits a shape's props into the panel's and the rest (for its root element). */
+export function splitPanelProps(props: object): [Record<string, unknown>, Record<string, unknown>] {
+  const panel: Record<string, unknown> = {}
+  const rest: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(props)) (PANEL_KEYS.has(key) ? panel : rest)[key] = value
+  return [panel, rest]
+}

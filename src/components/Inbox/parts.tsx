@@ -1,0 +1,340 @@
+import { Children, cloneElement, createContext, forwardRef, useContext, useId, useRef, useState } from 'react'
+import type { ButtonHTMLAttributes, HTMLAttributes, ReactElement, ReactNode, Ref, RefObject } from 'react'
+import { createPortal } from 'react-dom'
+import { formatCount } from '../../core/format'
+import { useCounts } from '../../hooks/useCounts'
+import { plural } from '../../i18n'
+import { Bell } from '../Bell/Bell'
+import type { BellProps, CountKind } from '../Bell/Bell'
+import { compose } from '../internal/events'
+import { useControllableState } from '../internal/hooks'
+import { CloseIcon } from '../internal/icons'
+import { useDismissableLayer, useFocusScope } from '../internal/layer'
+import { LiveRegion } from '../internal/parts'
+import { UIContext, useIsoLayoutEffect, useUI, visuallyHidden } from '../internal/ui'
+
+/** Where the popover opens relative to its trigger (logical: `end` is the right in LTR, the left in RTL). */
+export type InboxPlacement = 'bottom-end' | 'bottom-start' | 'top-end' | 'top-start'
+
+interface RootContextValue {
+  open: boolean
+  setOpen: (open: boolean) => void
+  /** Closes, and gives focus back to the trigger when `refocus`. */
+  close: (refocus: boolean) => void
+  trigger: RefObject<HTMLElement | null>
+  contentId: string
+  /** The root's theme and direction attributes, for content rendered in a portal. */
+  attrs: Record<string, string | undefined>
+}
+
+const RootContext = /* @__PURE__ */ createContext<RootContextValue | null>(null)
+
+/** The id of the heading that names the surrounding dialog or region (set by `InboxContent` and the layouts). */
+export const LabelContext = /* @__PURE__ */ createContext<string | undefined>(undefined)
+
+function useRoot(name: string): RootContextValue {
+  const ctx = useContext(RootContext)
+  if (!ctx) throw new Error(`\`${name}\` must be used within \`<InboxRoot>\``)
+  return ctx
+}
+
+/** Sets every ref it is given. */
+export function useMergedRef<T>(...refs: (Ref<T> | undefined)[]): (node: T | null) => void {
+  const latest = useRef(refs)
+  latest.current = refs
+  const [set] = useState(() => (node: T | null) => {
+    for (const r of latest.current) {
+      if (typeof r === 'function') r(node)
+      else if (r) (r as { current: T | null }).current = node
+    }
+  })
+  return set
+}
+
+/** Props of {@link InboxRoot}; the rest lands on its `<div>`. */
+export interface InboxRootProps extends HTMLAttributes<HTMLDivElement> {
+  /** Controlled open state. */
+  open?: boolean
+  /** Initial open state when uncontrolled (honoured by a server render too). @default false */
+  defaultOpen?: boolean
+  /** Called with the next open state. */
+  onOpenChange?: (open: boolean) => void
+  /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
+  unstyled?: boolean
+}
+
+/**
+ * The popover's state and its one polite live region. Put an {@link InboxTrigger} and an {@link InboxContent}
+ * inside; each root keeps its own open state.
+ * @example
+ * <InboxRoot>
+ *   <InboxTrigger asChild><button>Inbox</button></InboxTrigger>
+ *   <InboxContent><InboxHeader /><Feed /></InboxContent>
+ * </InboxRoot>
+ */
+export const InboxRoot = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxRootProps>(function InboxRoot(
+  { open: openProp, defaultOpen = false, onOpenChange, unstyled, className, children, ...rest },
+  ref,
+): ReactElement {
+  const { root, c, child } = useUI('InboxRoot', unstyled)
+  const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
+  const trigger = useRef<HTMLElement>(null)
+  const contentId = useId()
+  const counts = useCounts({ unread: false })
+  const ctx: RootContextValue = {
+    open,
+    setOpen,
+    close: (refocus) => {
+      setOpen(false)
+      if (refocus) trigger.current?.focus()
+    },
+    trigger,
+    contentId,
+    attrs: root,
+  }
+  return (
+    <UIContext.Provider value={child}>
+      <RootContext.Provider value={ctx}>
+        <div ref={ref} {...root} {...c('inbox', className)} data-state={open ? 'open' : 'closed'} {...rest}>
+          {children}
+          <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
+        </div>
+      </RootContext.Provider>
+    </UIContext.Provider>
+  )
+})
+
+/** Props of {@link InboxTrigger}: the Bell's, or with `asChild` your own element's. */
+export interface InboxTriggerProps extends BellProps {
+  /**
+   * Uses the one child element as the trigger: it gets the ARIA attributes, the toggle on click, the count in
+   * its accessible name ("Inbox, 3 unseen") and focus back when the popover closes.
+   * @default false
+   */
+  asChild?: boolean
+  children?: ReactNode
+}
+
+/**
+ * Opens and closes the popover: the {@link Bell} by default, or your own element with `asChild`.
+ * Your `onClick` runs first; `preventDefault()` skips the toggle.
+ */
+export const InboxTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, InboxTriggerProps>(function InboxTrigger(
+  { asChild, ...props },
+  ref,
+): ReactElement {
+  return asChild ? <Slot {...props} setRef={ref as Ref<HTMLElement>} /> : <BellTrigger ref={ref} {...props} />
+})
+
+/** What both kinds of trigger put on their element. */
+function useTrigger(name: string, ref: Ref<HTMLElement> | undefined, onClick: InboxTriggerProps['onClick']) {
+  const ctx = useRoot(name)
+  return {
+    ref: useMergedRef<HTMLElement>(ref, ctx.trigger),
+    'aria-haspopup': 'dialog' as const,
+    'aria-expanded': ctx.open,
+    'aria-controls': ctx.open ? ctx.contentId : undefined,
+    'data-state': ctx.open ? 'open' : 'closed',
+    onClick: compose(onClick, () => ctx.setOpen(!ctx.open)),
+  }
+}
+
+/** The Bell wired to the surrounding {@link InboxRoot}: what `<Inbox>` uses, without `asChild`'s code. */
+export const BellTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, BellProps>(function BellTrigger({ onClick, ...rest }, ref) {
+  const wired = useTrigger('InboxTrigger', ref as Ref<HTMLElement>, onClick)
+  return <Bell {...rest} {...wired} ref={wired.ref as Ref<HTMLButtonElement>} open={wired['aria-expanded']} />
+})
+
+function Slot({
+  children,
+  countKind = 'unseen',
+  onClick,
+  setRef,
+  titleCount: _titleCount,
+  renderBell: _renderBell,
+  unstyled: _unstyled,
+  ...rest
+}: Omit<InboxTriggerProps, 'asChild'> & { setRef: Ref<HTMLElement> }): ReactElement {
+  const child = Children.only(children) as ReactElement<Record<string, unknown>>
+  const props: Record<string, unknown> = { ...rest, ...useTrigger('InboxTrigger', setRef, onClick) }
+  const { m, locale } = useUI('InboxTrigger')
+  const counts = useCounts(countKind === 'unread' ? { unseen: false } : { unread: false })
+  const unread = countKind === 'unread'
+  const count = (unread ? counts.unread : counts.unseen) ?? 0
+  const shown = formatCount(count, locale, 99, unread ? counts.unreadCapped : counts.unseenCapped)
+  // In parentheses: browsers join the hidden part to the visible name with or without a space.
+  const suffix = count > 0 ? ` (${plural(unread ? m.triggerUnread : m.triggerUnseen, count, locale, {}, shown)})` : ''
+  const own = child.props
+  const childRef = (own.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as Ref<HTMLElement> | undefined
+  const ref = useMergedRef(childRef, props.ref as Ref<HTMLElement>)
+  const label = own['aria-label'] as string | undefined
+  return cloneElement(child, {
+    ...props,
+    ref,
+    onClick: compose(own.onClick as never, props.onClick as never),
+    'aria-label': label && label + suffix,
+    children: (
+      <>
+        {own.children as ReactNode}
+        {!label && suffix && <span style={visuallyHidden}>{suffix}</span>}
+      </>
+    ),
+  })
+}
+
+/** Props of {@link InboxContent}; the rest lands on the dialog `<div>`. */
+export interface InboxContentProps extends HTMLAttributes<HTMLDivElement> {
+  /** @default 'bottom-end' */
+  placement?: InboxPlacement
+  /**
+   * Renders the popover at the end of `document.body` (or into the element given), placed at its trigger,
+   * so that no `overflow: hidden` ancestor clips it. After hydration only. @default false
+   */
+  portal?: boolean | Element
+}
+
+/**
+ * The popover: a labelled modal dialog that takes focus when it opens and keeps Tab inside; Escape closes it
+ * and gives focus back to the trigger, as does pressing a pointer or moving focus outside it.
+ */
+export const InboxContent = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxContentProps>(function InboxContent(
+  { portal = false, style, ...props },
+  ref,
+): ReactElement {
+  return portal ? (
+    <InPortal container={portal === true ? undefined : portal}>
+      <PopoverContent ref={ref} style={{ pointerEvents: 'auto', ...style }} {...props} />
+    </InPortal>
+  ) : (
+    <PopoverContent ref={ref} style={style} {...props} />
+  )
+})
+
+/** {@link InboxContent} in place: what `<Inbox>` uses, without the portal's code. */
+export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<InboxContentProps, 'portal'>>(function PopoverContent(
+  { placement = 'bottom-end', className, children, ...rest },
+  ref,
+): ReactElement | null {
+  const ctx = useRoot('InboxContent')
+  const { c } = useUI('InboxContent')
+  const content = useRef<HTMLDivElement>(null)
+  const setRef = useMergedRef(ref, content)
+  const titleId = `${ctx.contentId}-title`
+  useFocusScope(content, { enabled: ctx.open })
+  useDismissableLayer(content, {
+    enabled: ctx.open,
+    inside: () => [ctx.trigger.current],
+    onDismiss: (reason, event) => {
+      const target = event.target as Element | null
+      // A pointer on something focusable leaves focus there; elsewhere focus goes back to the trigger.
+      const focusable = !!target?.closest?.('a[href], button, input, select, textarea, [tabindex]')
+      ctx.close(reason === 'escape' || (reason === 'outside' && !focusable))
+    },
+  })
+  if (!ctx.open) return null
+  return (
+    <div
+      ref={setRef}
+      id={ctx.contentId}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      {...c('inbox-popover', className)}
+      data-placement={placement}
+      data-state="open"
+      {...rest}
+    >
+      <LabelContext.Provider value={titleId}>{children}</LabelContext.Provider>
+    </div>
+  )
+})
+
+/** Renders its child at the end of `document.body` (or `container`), in a box laid over the trigger. */
+function InPortal({ container, children }: { container?: Element; children: ReactNode }): ReactElement | null {
+  const ctx = useRoot('InboxContent')
+  const { c } = useUI('InboxContent')
+  const [box, setBox] = useState<DOMRect | null>(null)
+  useIsoLayoutEffect(() => {
+    const trigger = ctx.trigger.current
+    if (!ctx.open || !trigger) return
+    const place = () => setBox(trigger.getBoundingClientRect())
+    place()
+    addEventListener('resize', place)
+    addEventListener('scroll', place, true)
+    return () => {
+      removeEventListener('resize', place)
+      removeEventListener('scroll', place, true)
+    }
+  }, [ctx.open])
+  if (!ctx.open || !box) return null
+  // The popover's own placement rules then apply as they do in place, relative to this box.
+  const { top, left, width, height } = box
+  return createPortal(
+    <div {...ctx.attrs} {...c('inbox-portal')} style={{ position: 'fixed', top, left, width, height, pointerEvents: 'none', zIndex: 1000 }}>
+      {children}
+    </div>,
+    container ?? document.body,
+  )
+}
+
+/** Props of {@link InboxHeader}; the rest lands on its `<div>`. */
+export interface InboxHeaderProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'> {
+  /** The heading that names the popover or region; `null` for none. @default the "Notifications" string */
+  title?: ReactNode
+}
+
+/** The top bar: the heading that names the popover (or inline inbox), then your actions. */
+export const InboxHeader = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxHeaderProps>(function InboxHeader(
+  { title, className, children, ...rest },
+  ref,
+): ReactElement {
+  const { m, c } = useUI('InboxHeader')
+  const id = useContext(LabelContext)
+  return (
+    <div ref={ref} {...c('inbox-header', className)} {...rest}>
+      {title !== null && (
+        <h2 id={id} {...c('inbox-header__title')}>
+          {title ?? m.inboxTitle}
+        </h2>
+      )}
+      {children}
+    </div>
+  )
+})
+
+/** The bottom bar, for your own links and actions ("See all", "Settings"). */
+export const InboxFooter = /* @__PURE__ */ forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function InboxFooter(
+  { className, ...rest },
+  ref,
+): ReactElement {
+  const { c } = useUI('InboxFooter')
+  return <div ref={ref} {...c('inbox-footer', className)} {...rest} />
+})
+
+/** A button that closes the popover and gives focus back to the trigger; a close icon unless given children. */
+export const InboxClose = /* @__PURE__ */ forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement>>(function InboxClose(
+  { className, onClick, children, ...rest },
+  ref,
+): ReactElement {
+  const ctx = useRoot('InboxClose')
+  const { m, c } = useUI('InboxClose')
+  return (
+    <button
+      ref={ref}
+      type="button"
+      {...c('inbox-icon-button', className)}
+      aria-label={children ? undefined : m.close}
+      title={m.close}
+      onClick={compose(onClick, () => ctx.close(true))}
+      {...rest}
+    >
+      {children ?? <CloseIcon width={18} height={18} />}
+    </button>
+  )
+})
+
+/** Whether this is inside an {@link InboxRoot} (the default panel shows its close button only there). */
+export function useInRoot(): boolean {
+  return useContext(RootContext) !== null
+}

@@ -1,0 +1,165 @@
+import { forwardRef, useEffect, useId, useRef, useState } from 'react'
+import type { HTMLAttributes, KeyboardEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
+import type { FeedItem, JsonObject } from '../../api/types'
+import { formatDateTime, formatRelativeTime } from '../../core/format'
+import { useCounts } from '../../hooks/useCounts'
+import { useFeed } from '../../hooks/useFeed'
+import { InboxPanel, splitPanelProps } from '../Inbox/InboxPanel'
+import type { InboxPanelProps } from '../Inbox/InboxPanel'
+import { LabelContext } from '../Inbox/parts'
+import { useNow } from '../internal/clock'
+import { useControllableState } from '../internal/hooks'
+import { BackIcon } from '../internal/icons'
+import { LiveRegion } from '../internal/parts'
+import { UIContext, useUI } from '../internal/ui'
+import { safeUrl } from '../internal/url'
+
+/** Props of {@link InboxPage}; the rest lands on its root `<div>`. */
+export interface InboxPageProps<P extends JsonObject = JsonObject>
+  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onSelect'>,
+    InboxPanelProps<P> {
+  /** The selected notification's id (controlled): keep it in your URL. `null` for none. */
+  selectedId?: string | null
+  /** The initially selected id when uncontrolled. @default null */
+  defaultSelectedId?: string | null
+  /** Called with the id the reader selects, or `null` when they go back to the list. */
+  onSelect?: (id: string | null) => void
+  /** Replaces the detail pane's content for the selected item. */
+  renderDetail?: (item: FeedItem<P>) => ReactNode
+  /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
+  unstyled?: boolean
+}
+
+/**
+ * A full-page inbox: the list beside a detail pane on wide screens; one pane at a time, with a back button,
+ * where the page is narrow (under 640 px of its own width). The selection is yours to keep in the URL
+ * (`selectedId` / `onSelect`).
+ *
+ * Keyboard: the list as in the popover (arrows, Home/End, `r`); Enter or a click selects an item, marks it
+ * read and moves focus to the detail's heading; Escape or the back button returns focus to that item.
+ * @example <InboxPage selectedId={params.id ?? null} onSelect={(id) => navigate(id ? `/inbox/${id}` : '/inbox')} />
+ */
+export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends JsonObject = JsonObject>(
+  { selectedId, defaultSelectedId = null, onSelect, renderDetail, unstyled, className, ...props }: InboxPageProps<P>,
+  ref: Ref<HTMLDivElement>,
+): ReactElement {
+  const { m, root, c, child } = useUI('InboxPage', unstyled)
+  const [selected, setSelected] = useControllableState<string | null>(selectedId, defaultSelectedId, onSelect)
+  const [panel, rest] = splitPanelProps(props)
+  const titleId = useId()
+  const counts = useCounts({ unread: false })
+  // The detail shows the item as the list knows it now (read state included), or as it was when picked.
+  const all = useFeed<P>({ limit: panel.limit as number | undefined })
+  const [picked, setPicked] = useState<FeedItem<P> | null>(null)
+  const item = all.items.find((i) => i._id === selected) ?? (picked?._id === selected ? picked : null)
+  const listRef = useRef<HTMLElement>(null)
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const focusNext = useRef<string | null>(null)
+  const [, rerender] = useState(0)
+
+  useEffect(() => {
+    const target = focusNext.current
+    focusNext.current = null
+    // '' is the detail's heading; an id is that item in the list.
+    if (target === '') headingRef.current?.focus()
+    else if (target) listRef.current?.querySelector<HTMLElement>(`[data-inbox-item][data-id="${CSS.escape(target)}"]`)?.focus()
+  })
+
+  const back = () => {
+    // Where only one pane shows, going back shows the list again; beside it, the selection stays.
+    if (listRef.current?.checkVisibility?.() === false) setSelected(null)
+    focusNext.current = selected
+    rerender((n) => n + 1)
+  }
+
+  return (
+    <UIContext.Provider value={child}>
+      <div ref={ref} {...root} {...c('inbox-page', className)} data-selected={selected ? '' : undefined} {...rest}>
+        <LabelContext.Provider value={titleId}>
+          <section ref={listRef} {...c('inbox-page__list')} aria-labelledby={titleId}>
+            <InboxPanel<P>
+              {...(panel as InboxPanelProps<P>)}
+              selectedId={selected}
+              onSelect={(next) => {
+                setPicked(next)
+                setSelected(next._id)
+                focusNext.current = ''
+              }}
+            />
+          </section>
+        </LabelContext.Provider>
+        <section
+          {...c('inbox-detail')}
+          aria-label={item ? undefined : m.inboxTitle}
+          aria-labelledby={item ? `${titleId}-detail` : undefined}
+          data-state={item ? 'open' : 'empty'}
+          onKeyDown={(event: KeyboardEvent) => {
+            if (event.key !== 'Escape' || event.defaultPrevented) return
+            event.preventDefault()
+            back()
+          }}
+        >
+          {item ? (
+            <>
+              <button type="button" {...c('inbox-icon-button')} data-inbox-back="" aria-label={m.backToFeed} title={m.backToFeed} onClick={back}>
+                <BackIcon width={18} height={18} />
+              </button>
+              {renderDetail ? renderDetail(item) : <Detail item={item} id={`${titleId}-detail`} headingRef={headingRef} renderBody={panel.renderBody as InboxPanelProps<P>['renderBody']} />}
+            </>
+          ) : (
+            <p {...c('inbox-detail__empty')}>{m.detailEmpty}</p>
+          )}
+        </section>
+        <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
+      </div>
+    </UIContext.Provider>
+  )
+}) as <P extends JsonObject = JsonObject>(props: InboxPageProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
+
+function Detail<P extends JsonObject>({
+  item,
+  id,
+  headingRef,
+  renderBody,
+}: {
+  item: FeedItem<P>
+  id: string
+  headingRef: Ref<HTMLHeadingElement>
+  renderBody?: InboxPanelProps<P>['renderBody']
+}): ReactElement {
+  const { m, locale, c, sync } = useUI('InboxPage')
+  const now = useNow()
+  const href = safeUrl(item.cta?.data?.url)
+  const title = item.subject || item.content
+  const body = item.subject ? item.content : ''
+  return (
+    <article {...c('inbox-detail__item')} data-unread={item.read ? undefined : ''}>
+      <h2 ref={headingRef} id={id} tabIndex={-1} {...c('inbox-detail__title')} dir="auto">
+        {title}
+      </h2>
+      <time {...c('inbox-item__time')} dateTime={item.createdAt ?? undefined} title={formatDateTime(item.createdAt, locale)}>
+        {formatRelativeTime(item.createdAt, now, locale)}
+      </time>
+      {body && (
+        <div {...c('inbox-detail__body')} dir="auto">
+          {renderBody ? renderBody(item) : body}
+        </div>
+      )}
+      <div {...c('inbox-item__actions')}>
+        {href !== null && (
+          <a {...c('inbox-button')} href={href}>
+            {m.openLink}
+          </a>
+        )}
+        <button
+          type="button"
+          {...c('inbox-button')}
+          data-variant="secondary"
+          onClick={() => void sync.markAs(item._id, item.read ? 'unread' : 'read')}
+        >
+          {item.read ? m.markAsUnread : m.markAsRead}
+        </button>
+      </div>
+    </article>
+  )
+}

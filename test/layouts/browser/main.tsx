@@ -1,0 +1,81 @@
+import { QueryClient } from '@tanstack/react-query'
+import { createRoot } from 'react-dom/client'
+import { useState } from 'react'
+import { createService } from '../../../server'
+import { createInboxClient } from '../../../src/api/client'
+import { Feed, Inbox, InboxContent, InboxHeader, InboxPage, InboxProvider, InboxRoot, InboxTrigger } from '../../../src'
+import { markdownBody } from '../../../src/markdown'
+import '../../../src/styles/index.css'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+
+// Three threads' worth of comments (pr 12 has three, two of them unread), then stand-alone items.
+const service = createService({
+  fixture: buildFixture({
+    messages: messages(TEST_SUBSCRIBER_ID, 8, (i) => ({
+      subject: i < 3 ? `Comment ${i} on PR #12` : `Subject ${i}`,
+      content: i === 3 ? '**Deploy** finished, see [the log](https://ci.example/1)' : `Body ${i}`,
+      read: i === 2 || i >= 5,
+      seen: i >= 5,
+      ...(i < 3 ? { payload: { pr: 12 } } : {}),
+    })),
+  }),
+})
+const requests: string[] = []
+const client = createInboxClient({
+  baseUrl: 'http://inbox.test',
+  apiKey: service.apiKey,
+  fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(new URL(String(input), 'http://inbox.test'), init)
+    requests.push(`${request.method} ${new URL(request.url).pathname}`)
+    return service.fetch(request)
+  }) as typeof fetch,
+  retry: false,
+})
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+
+function Page() {
+  const [selected, setSelected] = useState<string | null>(null)
+  return (
+    <div style={{ height: '100vh' }}>
+      <InboxPage selectedId={selected} onSelect={setSelected} markSeenOnOpen={false} renderBody={markdownBody} />
+    </div>
+  )
+}
+
+const scenario = location.hash.slice(1)
+const app =
+  scenario === 'page' ? (
+    <Page />
+  ) : scenario === 'threads' ? (
+    <div style={{ height: '100vh', display: 'flex' }}>
+      <Feed groupBy="pr" style={{ flex: 1 }} />
+    </div>
+  ) : scenario === 'unstyled' ? (
+    <>
+      <Inbox aria-label="styled" />
+      <Inbox aria-label="unstyled" unstyled />
+    </>
+  ) : (
+    <div style={{ display: 'flex', gap: 40, padding: 16, justifyContent: 'space-between' }}>
+      <Inbox aria-label="first" markSeenOnOpen={false} placement="bottom-start" />
+      <InboxRoot aria-label="custom">
+        <InboxTrigger asChild>
+          <button type="button" id="custom-trigger">
+            Inbox
+          </button>
+        </InboxTrigger>
+        <InboxContent portal>
+          <InboxHeader title="Updates" />
+          <Feed markSeenOnView={false} />
+        </InboxContent>
+      </InboxRoot>
+      <Inbox aria-label="second" markSeenOnOpen={false} />
+    </div>
+  )
+
+createRoot(document.getElementById('root')!).render(
+  <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} queryClient={queryClient} pollInterval={0}>
+    {app}
+  </InboxProvider>,
+)
+Object.assign(window, { __ready: true, __requests: requests, __service: service })

@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+import { render, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { Inbox } from '../../src/components/Inbox/Inbox'
+import { InboxContent, InboxRoot, InboxTrigger } from '../../src/components/Inbox/parts'
+import { InboxInline } from '../../src/components/layouts/InboxInline'
+import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
+import { Markdown } from '../../src/markdown'
+import { expectAccessible, renderWithInbox } from '../components/setup'
+import { INJECTIONS, isNonHttpUrl, XSS_FLAG } from '../security/corpus'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID, topic } from '../support/fixtures'
+
+const fixture = () =>
+  buildFixture({
+    messages: messages(TEST_SUBSCRIBER_ID, 4, (i) => ({ subject: `Subject ${i}`, read: i >= 2, seen: i >= 2 })),
+    topics: Array.from({ length: 3 }, (_, i) => topic(`topic-${i}`, [TEST_SUBSCRIBER_ID], { name: `Topic ${i}` })),
+  })
+
+describe('Markdown', () => {
+  it('renders the subset as elements: bold, italic, code, safe links, lists and line breaks', () => {
+    const { container } = render(
+      <Markdown text={'**Build** _failed_ on `main`\nsee below\n\n- [log](https://ci.example/1)\n- [bad](javascript:alert`1`)\n\n2. two\n3. three'} />,
+    )
+    expect(container.innerHTML).toBe(
+      '<p><strong>Build</strong> <em>failed</em> on <code>main</code><br>see below</p>' +
+        '<ul><li><a href="https://ci.example/1" rel="noopener noreferrer nofollow">log</a></li><li><span>bad</span></li></ul>' +
+        '<ol start="2"><li>two</li><li>three</li></ol>',
+    )
+  })
+
+  it('turns every string of the injection corpus into inert text and safe links only', () => {
+    for (const { value } of INJECTIONS) {
+      for (const text of [value, `**${value}**`, `[x](${value})`, `- ${value}`, `[${value}](https://ok.example/)`]) {
+        const { container, unmount } = render(<Markdown text={text} />)
+        const tags = new Set(Array.from(container.querySelectorAll('*'), (el) => el.tagName.toLowerCase()))
+        for (const tag of tags) expect(['p', 'br', 'strong', 'em', 'code', 'a', 'span', 'ul', 'ol', 'li'], text).toContain(tag)
+        for (const el of container.querySelectorAll('*')) {
+          for (const attr of el.getAttributeNames()) expect(['href', 'rel', 'start'], text).toContain(attr)
+        }
+        for (const a of container.querySelectorAll('a')) expect(isNonHttpUrl(a.getAttribute('href')!), text).toBe(false)
+        unmount()
+      }
+    }
+    expect((window as unknown as Record<string, unknown>)[XSS_FLAG]).toBeUndefined()
+  })
+})
+
+describe('parts and layouts in jsdom', () => {
+  it('names the part used outside its root', () => {
+    expect(() => renderWithInbox(<InboxTrigger />)).toThrow('`InboxTrigger` must be used within `<InboxRoot>`')
+    expect(() => renderWithInbox(<InboxContent />)).toThrow('`InboxContent` must be used within `<InboxRoot>`')
+  })
+
+  it('lets an app own the open state of a root made of parts', async () => {
+    const { user } = renderWithInbox(
+      <InboxRoot defaultOpen>
+        <InboxTrigger />
+        <InboxContent aria-label="Mine">
+          <button type="button">Inside</button>
+        </InboxContent>
+      </InboxRoot>,
+      { fixture: fixture() },
+    )
+    const dialog = await screen.findByRole('dialog', { name: 'Mine' })
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Notifications/ }))
+  })
+
+  it('shows the topics in the settings view, reached and paged by keyboard, axe clean', async () => {
+    const { user, container } = renderWithInbox(<Inbox defaultOpen markSeenOnOpen={false} settings={<TopicSubscriptions limit={2} />} />, {
+      fixture: fixture(),
+    })
+    const dialog = await screen.findByRole('dialog')
+    await user.click(within(dialog).getByRole('button', { name: 'Notification settings' }))
+    expect(await within(dialog).findByRole('heading', { level: 2, name: 'Notification settings' })).toBeTruthy()
+    const topics = await within(dialog).findByRole('region', { name: 'Topics' })
+    await waitFor(() => expect(within(topics).getAllByRole('listitem')).toHaveLength(2))
+    const first = within(topics).getAllByRole('listitem').map((li) => li.textContent)
+    const next = within(topics).getByRole('button', { name: 'Next' })
+    for (let i = 0; i < 60 && document.activeElement !== next; i++) await user.tab()
+    expect(document.activeElement).toBe(next)
+    await user.keyboard('{Enter}')
+    await waitFor(() => expect(within(topics).getAllByRole('listitem')).toHaveLength(1))
+    expect(first).not.toContain(within(topics).getByRole('listitem').textContent)
+    await expectAccessible(container)
+  })
+
+  it('renders the inline inbox as a labelled region with its feed, axe clean', async () => {
+    const { container } = renderWithInbox(<InboxInline markSeenOnOpen={false} />, { fixture: fixture() })
+    const region = await screen.findByRole('region', { name: 'Notifications' })
+    await within(region).findByRole('feed')
+    expect(within(region).queryByRole('dialog')).toBeNull()
+    await expectAccessible(container)
+  })
+})
