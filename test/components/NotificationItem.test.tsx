@@ -50,7 +50,7 @@ describe('NotificationItem', () => {
     await expectAccessible(container)
   })
 
-  it('shows the avatar of a user, initials when it fails, an icon for system_icon, nothing for none', async () => {
+  it('shows the avatar of a user, initials when it fails, an icon for system_icon, a decorative placeholder for none', async () => {
     const { setup, items } = await itemsFor([
       { actor: { type: 'user', data: 'https://cdn.example/ada.png' }, payload: { actorName: 'Ada Lane' } },
       { actor: { type: 'system_icon', data: 'warning' } },
@@ -72,7 +72,9 @@ describe('NotificationItem', () => {
     expect(fallback.tagName).toBe('SPAN')
     expect(fallback.textContent).toBe('AL')
     expect(icon!.querySelector('[data-kind="icon"]')?.getAttribute('data-icon')).toBe('warning')
-    expect(none!.querySelector('.inbox-avatar')).toBeNull()
+    // Nothing to say about it, but it keeps the avatar's place so that titles line up.
+    expect(none!.querySelector('.inbox-avatar')?.getAttribute('data-kind')).toBe('none')
+    expect(none!.querySelector('.inbox-avatar')?.getAttribute('aria-hidden')).toBe('true')
     await expectAccessible(container)
   })
 

@@ -112,7 +112,9 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
       const index = Number((el as HTMLElement).dataset.index)
       const key = keysRef.current[index]
       if (key === undefined) return
-      const h = (el as HTMLElement).offsetHeight
+      // The exact height: offsetHeight rounds to whole pixels, and a row placed a fraction too high hides
+      // the divider of the row above.
+      const h = el.getBoundingClientRect().height
       if (!(h > 0)) return
       const old = sizes.current.get(key) ?? estimateRef.current(index)
       if (old === h) return

@@ -2,7 +2,7 @@ import type { Part } from '../internal/ui'
 import { useState } from 'react'
 import type { ReactElement } from 'react'
 import type { FeedItem } from '../../api/types'
-import { PersonIcon, SystemIcon, systemIconName } from '../internal/icons'
+import { BellIcon, PersonIcon, SystemIcon, systemIconName } from '../internal/icons'
 import { safeImageUrl } from '../internal/url'
 
 /** A display name for the actor when the payload carries one (used for initials). */
@@ -35,10 +35,16 @@ export function Avatar({
   item: FeedItem
   alt: string
   c: Part
-}): ReactElement | null {
+}): ReactElement {
   const [failed, setFailed] = useState(false)
   const actor = item.actor
-  if (!actor || actor.type === 'none') return null
+  // No picture still takes the avatar's place, so every title starts at the same edge.
+  if (!actor || actor.type === 'none')
+    return (
+      <span {...c('inbox-avatar')} data-kind="none" aria-hidden="true">
+        <BellIcon width={16} height={16} />
+      </span>
+    )
   if (actor.type === 'system_icon') {
     const name = systemIconName(actor.data)
     return (

@@ -234,12 +234,14 @@ export const NotificationItem = /* @__PURE__ */ memo(
               <p {...c('inbox-item__error')}>
                 <AlertIcon width={14} height={14} />
                 <span>{m.updateError}</span>
-                <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void markAs(item._id, failure.markAs)}>
-                  {m.retry}
-                </button>
-                <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => sync.dismiss(item._id)}>
-                  {m.dismiss}
-                </button>
+                <span {...c('inbox-item__error-actions')}>
+                  <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void markAs(item._id, failure.markAs)}>
+                    {m.retry}
+                  </button>
+                  <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => sync.dismiss(item._id)}>
+                    {m.dismiss}
+                  </button>
+                </span>
               </p>
             )}
             {footer}

@@ -1,0 +1,37 @@
+import { QueryClient } from '@tanstack/react-query'
+import { createRoot } from 'react-dom/client'
+import { createService } from '../../../server'
+import { createInboxClient } from '../../../src/api/client'
+import { Feed } from '../../../src/components/Feed/Feed'
+import { InboxProvider } from '../../../src/provider/InboxProvider'
+import '../../../src/styles/index.css'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+
+// Rows of several heights, with and without an avatar, read and unread, and one whose change fails.
+const service = createService({
+  fixture: buildFixture({
+    messages: messages(TEST_SUBSCRIBER_ID, 12, (i) => ({
+      subject: `Deployment ${i} of the billing service`,
+      content: 'The build finished and every check passed on the main branch. '.repeat(1 + (i % 3)),
+      read: i % 2 === 1,
+      seen: i % 2 === 1,
+      actor: i % 3 === 0 ? { type: 'none', data: null } : { type: 'system_icon', data: 'info' },
+    })),
+  }),
+})
+service.faults.add({ method: 'POST', path: /mark-as$/, status: 500 })
+const client = createInboxClient({
+  baseUrl: 'http://inbox.test',
+  apiKey: service.apiKey,
+  fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+    service.fetch(new Request(new URL(String(input), 'http://inbox.test'), init))) as typeof fetch,
+  retry: false,
+})
+
+createRoot(document.getElementById('root')!).render(
+  <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} queryClient={new QueryClient()} pollInterval={0} stream={false}>
+    <div id="frame">
+      <Feed limit={50} groupByDay={false} />
+    </div>
+  </InboxProvider>,
+)
