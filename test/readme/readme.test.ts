@@ -1,0 +1,48 @@
+/**
+ * Every TypeScript code block of the README compiles as shown: each is written out as a module of its
+ * own (importing `inbox-kit` and its entries, mapped to the sources) and type-checked with the project's
+ * strict settings.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+const readme = readFileSync(here('../../README.md'), 'utf8')
+
+/** The README's ```ts and ```tsx blocks, with the line each starts on. */
+export function blocksOf(markdown: string): { lang: string; code: string; line: number }[] {
+  const out: { lang: string; code: string; line: number }[] = []
+  const re = /^```(ts|tsx)\s*$([\s\S]*?)^```\s*$/gm
+  for (let m; (m = re.exec(markdown)); ) out.push({ lang: m[1]!, code: m[2]!.replace(/^\n/, ''), line: markdown.slice(0, m.index).split('\n').length })
+  return out
+}
+
+describe('README', () => {
+  it('starts with the command that runs the demo and the test command', () => {
+    const first = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? ''
+    expect(first).toMatch(/npm run dev/)
+    expect(first).toMatch(/npm test/)
+    expect(readme.indexOf('```sh')).toBeLessThan(readme.indexOf('##'))
+  })
+
+  it('has code blocks that each compile as a module of their own', () => {
+    const blocks = blocksOf(readme)
+    expect(blocks.length).toBeGreaterThan(10)
+    const dir = here('./blocks')
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir)
+    blocks.forEach((b, i) => writeFileSync(`${dir}/line-${b.line}.${b.lang}`, `${b.code}\nexport {}\n`))
+    try {
+      execFileSync(here('../../node_modules/.bin/tsc'), ['-p', here('./tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' })
+    } catch (error) {
+      const output = String((error as { stdout?: string }).stdout ?? error)
+      // Only the blocks' own errors: the file name gives the README line the block starts on.
+      expect(output.split('\n').filter((l) => l.includes('blocks/')).join('\n')).toBe('')
+      throw error
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
