@@ -16,6 +16,7 @@ export default defineConfig({
         client: 'src/client.ts',
         server: 'src/server.ts',
         proxy: 'src/proxy/index.ts',
+        'proxy/redis': 'src/proxy/redis.ts',
         ...Object.fromEntries(LOCALES.map((code) => [`locales/${code}`, `src/locales/${code}.ts`])),
         'inbox-kit': 'src/styles/index.css',
       },
@@ -27,7 +28,7 @@ export default defineConfig({
     rolldownOptions: {
       // index.js imports the client from client.js itself rather than both sharing a hashed chunk.
       preserveEntrySignatures: 'allow-extension',
-      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^node:/],
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^standardwebhooks$/, /^node:/],
     },
   },
   test: {
