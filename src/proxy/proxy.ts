@@ -3,7 +3,7 @@ import { BodyTooLarge, readBody } from './body'
 import { createMemoryBroker, eventProblems } from './events'
 import type { InboxEvent, InboxEventBroker } from './events'
 import { createMemoryRateLimitStore } from './rateLimit'
-import { createStreams } from './stream'
+import { createStreams, within } from './stream'
 import type { RateLimitRule, RateLimitStore } from './rateLimit'
 import type { ErrorBody } from '../api/types'
 import { base64UrlEncode } from '../auth/tokenPayload'
@@ -28,7 +28,7 @@ export interface InboxProxyOptions<C = unknown> {
   basePath?: string
   /**
    * Milliseconds to wait for the request body (→ 408, so a client that never finishes sending does not hold
-   * the request open), and then again for the service (→ 504). @default 30000
+   * the request open), and then again for the service (→ 504) or the event broker (→ 503). @default 30000
    */
   timeout?: number
   /**
@@ -349,7 +349,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     }
   }
 
-  const events = options.events && eventsSetup(options.events)
+  const events = options.events && eventsSetup(options.events, timeout)
 
   /** Reads a body within `maxBodyBytes` and `timeout`, or answers why not. */
   async function bodyOf(request: Request, path: string): Promise<Uint8Array | null | Response> {
@@ -402,16 +402,16 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     if ('errors' in message) return errorResponse(422, path, 'Validation Error', {}, message.errors)
     const key = `webhook:${id}`
     try {
-      if (!(await setup.broker.claim(key, 2 * WEBHOOK_TOLERANCE_MS))) {
+      if (!(await within(setup.broker.claim(key, 2 * WEBHOOK_TOLERANCE_MS), timeout))) {
         return errorResponse(401, path, `The webhook ${id} was already received: a webhook-id counts once.`)
       }
     } catch {
       return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
     }
     try {
-      await setup.broker.publish([message.subscriberId], message.event)
+      await within(setup.broker.publish([message.subscriberId], message.event), timeout)
     } catch {
-      await setup.broker.release(key).catch(() => {})
+      await within(setup.broker.release(key), timeout).catch(() => {})
       return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
     }
     return new Response(null, { status: 204 })
@@ -566,7 +566,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
 
 type EventsSetup = ReturnType<typeof eventsSetup>
 
-function eventsSetup(options: InboxEventsOptions) {
+function eventsSetup(options: InboxEventsOptions, timeout: number) {
   const secrets = options.webhookSecret === undefined ? [] : [options.webhookSecret].flat()
   const verifiers = secrets.map((secret) => {
     try {
@@ -587,6 +587,7 @@ function eventsSetup(options: InboxEventsOptions) {
     retryMs: Math.round(count(options.retryMs, 3_000, 'retryMs')),
     maxStreamsPerSubscriber: count(options.maxStreamsPerSubscriber, 5, 'maxStreamsPerSubscriber'),
     maxQueuedBytes: count(options.maxQueuedBytes, 65_536, 'maxQueuedBytes'),
+    timeout,
   })
   return { verifiers, broker, streams }
 }

@@ -56,7 +56,9 @@ async function run(client: RedisCommandClient, script: Script, keys: string[], a
 }
 
 // Each subscriber's buffer is a Redis stream whose ids are the events' ids; appending, trimming and publishing in
-// one script keeps the order of ids and of messages the same for every instance.
+// one script keeps the order of ids and of messages the same for every instance. It holds one entry more than the
+// buffer's size: once anything was trimmed, its oldest entry marks where the complete record starts (Redis 7.0 does
+// not note the ids that trimming removed), so a resume from that id or later is complete.
 const PUBLISH: Script = {
   source: `
 for i, key in ipairs(KEYS) do
@@ -74,10 +76,10 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local last, trimmed = '', ''
 if redis.call('EXISTS', KEYS[1]) == 1 then
   local info = redis.call('XINFO', 'STREAM', KEYS[1])
-  for i = 1, #info, 2 do
-    if info[i] == 'last-generated-id' then last = info[i + 1] end
-    if info[i] == 'max-deleted-entry-id' then trimmed = info[i + 1] end
-  end
+  local fields = {}
+  for i = 1, #info, 2 do fields[info[i]] = info[i + 1] end
+  last = fields['last-generated-id']
+  if fields['entries-added'] > fields['length'] then trimmed = fields['first-entry'][1] end
 end
 local entries = {}
 if ARGV[1] ~= '' then entries = redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+') end
@@ -106,7 +108,7 @@ const PUBLISH_BATCH = 500
 export function createRedisBroker(options: RedisBrokerOptions): InboxEventBroker {
   const { client, subscriber } = options
   const prefix = options.prefix ?? 'inbox-kit'
-  const bufferSize = String(whole(options.bufferSize ?? 50, 'bufferSize'))
+  const bufferSize = String(whole(options.bufferSize ?? 50, 'bufferSize') + 1)
   const ttlMs = whole(options.ttlMs ?? 3_600_000, 'ttlMs')
   const bufferKey = (subscriberId: string) => `${prefix}:buffer:${subscriberId}`
   const channelOf = (subscriberId: string) => `${prefix}:events:${subscriberId}`

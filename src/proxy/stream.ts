@@ -8,6 +8,8 @@ export interface StreamSettings {
   retryMs: number
   maxStreamsPerSubscriber: number
   maxQueuedBytes: number
+  /** Milliseconds the broker has to start a stream (→ the start rejects). */
+  timeout: number
 }
 
 /** Longest Last-Event-ID read; a longer one is not an id the proxy gave, so the stream starts with `reset`. */
@@ -43,10 +45,15 @@ export function createStreams(settings: StreamSettings) {
     const lastEventId = header === null || header === '' ? null : header.length > MAX_LAST_EVENT_ID ? '-' : header
     const early: BrokerEntry[] = []
     let deliver: (entry: BrokerEntry) => void = (entry) => void early.push(entry)
-    const unsubscribe = await settings.broker.subscribe(subscriberId, (entry) => deliver(entry))
+    const subscribing = settings.broker.subscribe(subscriberId, (entry) => deliver(entry))
+    // A broker that never answers (a connection gone for good) must not hold the request open.
+    const unsubscribe = await within(subscribing, settings.timeout).catch((error: unknown) => {
+      void subscribing.then((stop) => stop(), () => {})
+      throw error
+    })
     let point: ResumePoint
     try {
-      point = await settings.broker.resume(subscriberId, lastEventId)
+      point = await within(settings.broker.resume(subscriberId, lastEventId), settings.timeout)
     } catch (error) {
       unsubscribe()
       throw error
@@ -149,4 +156,13 @@ export function createStreams(settings: StreamSettings) {
       return count
     },
   }
+}
+
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
 }
