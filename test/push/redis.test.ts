@@ -9,14 +9,12 @@ import { BASE_URL, startService } from '../support/service'
 import { startRedis, type RedisServer } from './redisServer'
 import { WEBHOOK_SECRET, messagePayload, readStream, signedWebhook } from './sse'
 
-type Client = ReturnType<typeof createClient>
-
 let redis: RedisServer
-const clients: Client[] = []
+const clients: { destroy(): void }[] = []
 const servers: { close(): Promise<void> }[] = []
 const { service, fetch: serviceFetch } = startService({ fixture: proxyFixture() })
 
-async function connect(): Promise<Client> {
+async function connect() {
   const client = createClient({ url: redis.url })
   client.on('error', () => {})
   await client.connect()
