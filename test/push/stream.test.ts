@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryBroker, createSubscriberToken } from '../../src/proxy'
-import type { InboxEventsOptions } from '../../src/proxy'
+import type { InboxEventsOptions, InboxProxyOptions } from '../../src/proxy'
 import { APP, BASE_PATH, SECRET, startProxy } from '../proxy/harness'
 import { WEBHOOK_SECRET, messagePayload, readStream, signedWebhook } from './sse'
 
 const EVENTS = APP + BASE_PATH + '/events'
 const HOOK = APP + BASE_PATH + '/webhooks/messages'
 
-function setup(events: InboxEventsOptions = {}, authenticate?: Parameters<typeof startProxy>[0]['authenticate']) {
+function setup(events: InboxEventsOptions = {}, authenticate?: InboxProxyOptions['authenticate']) {
   const started = startProxy({ events: { webhookSecret: WEBHOOK_SECRET, ...events }, ...(authenticate && { authenticate }) })
   const open = async (subscriberId: string | null, headers: Record<string, string> = {}) => {
     const all = new Headers(headers)
