@@ -40,6 +40,15 @@ const MAX_IDS = 100
 /** Statuses worth another attempt: the receiver may answer otherwise later. Any other 4xx will not change. */
 const RETRYABLE = new Set([408, 409, 425, 429])
 
+/** Events of one kind for one subscriber, gathered within one turn; `at` is when the first happened. */
+interface Gathered {
+  type: MessageEventType
+  environmentId: string
+  subscriberId: string
+  ids: string[]
+  at: number
+}
+
 interface Outgoing {
   id: string
   body: string
@@ -58,7 +67,7 @@ export class WebhookSender {
   readonly stats: WebhookStats = { delivered: 0, failed: 0, dropped: 0, attempts: 0 }
   private readonly signer: Webhook
   private readonly url: URL
-  private readonly gathered = new Map<string, { type: MessageEventType; environmentId: string; subscriberId: string; ids: string[] }>()
+  private readonly gathered = new Map<string, Gathered>()
   private readonly queue: Outgoing[] = []
   private inFlight = 0
   private waiting = 0
@@ -88,7 +97,7 @@ export class WebhookSender {
     let group = this.gathered.get(key)
     if (!group || group.ids.length >= MAX_IDS) {
       if (group) this.enqueue(group)
-      this.gathered.set(key, (group = { type, environmentId, subscriberId, ids: [] }))
+      this.gathered.set(key, (group = { type, environmentId, subscriberId, ids: [], at: this.clock() }))
     }
     group.ids.push(messageId)
     if (this.gathering) return
@@ -110,10 +119,10 @@ export class WebhookSender {
     return !this.gathering && this.queue.length === 0 && this.inFlight === 0 && this.waiting === 0
   }
 
-  private enqueue(group: { type: MessageEventType; environmentId: string; subscriberId: string; ids: string[] }): void {
+  private enqueue(group: Gathered): void {
     const body = JSON.stringify({
       type: group.type,
-      timestamp: new Date(this.clock()).toISOString(),
+      timestamp: new Date(group.at).toISOString(),
       data: { subscriberId: group.subscriberId, environmentId: group.environmentId, messageIds: group.ids },
     })
     this.queue.push({ id: `msg_${uuid()}`, body, attempt: 0 })
