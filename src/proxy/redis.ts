@@ -103,7 +103,9 @@ const PUBLISH_BATCH = 500
  *
  * const client = await createClient({ url: process.env.REDIS_URL }).connect()
  * const subscriber = await client.duplicate().connect()
- * createInboxProxy({ …, events: { webhookSecret, broker: createRedisBroker({ client, subscriber }) } })
+ * const inboxProxy = createInboxProxy({ …, events: { webhookSecret, broker: createRedisBroker({ client, subscriber }) } })
+ * // Events published while the subscribing connection was down are in the buffer: let the clients resume them.
+ * subscriber.on('ready', () => inboxProxy.closeStreams())
  */
 export function createRedisBroker(options: RedisBrokerOptions): InboxEventBroker {
   const { client, subscriber } = options

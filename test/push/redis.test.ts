@@ -131,6 +131,36 @@ describe('the Redis broker, two instances over real HTTP', () => {
     await fromY.cancel()
   })
 
+  it('lets clients resume what they missed while the subscribing connection was down, by closing streams on its return', async () => {
+    const client = await connect()
+    const subscriber = await connect()
+    const subscriberId = String(await subscriber.sendCommand(['CLIENT', 'ID']))
+    const proxy = createInboxProxy<NodeContext>({
+      upstreamUrl: BASE_URL,
+      apiKey: service.apiKey,
+      basePath: BASE_PATH,
+      authenticate: bearerTokenAuth(SECRET),
+      fetch: serviceFetch,
+      events: { broker: createRedisBroker({ client, subscriber, prefix: 'test' }) },
+    })
+    // The README's line: a subscribing connection back from a drop may have missed events; clients resume them.
+    subscriber.on('ready', () => proxy.closeStreams())
+    const served = await serveOverHttp(proxy)
+    servers.push(served)
+    const base = `http://127.0.0.1:${served.port}${BASE_PATH}`
+    const first = await stream(base, 'user-1')
+    const ready = (await first.next())!
+    await client.sendCommand(['CLIENT', 'KILL', 'ID', subscriberId])
+    await b.proxy.notify(['user-1'], { type: 'message.created', messageIds: ['while-down'] })
+    await first.ended
+    const seen = first.events.slice(1)
+    const lastId = seen.at(-1)?.id ?? ready.id!
+    const resumed = await stream(base, 'user-1', { 'last-event-id': lastId })
+    for (let e = await resumed.next(); e && e.event !== 'ready'; e = await resumed.next()) seen.push(e)
+    expect(seen.map((e) => JSON.parse(e.data!).messageIds[0])).toEqual(['while-down'])
+    await resumed.cancel()
+  })
+
   it('answers 503, and claims nothing, while Redis cannot be reached', async () => {
     const client = await connect()
     const subscriber = await connect()
