@@ -315,6 +315,9 @@ export interface InboxProxyHandler<C = unknown> {
  * headers included. Idempotency keys are scoped per subscriber: the service sees a digest of subscriber and
  * key, the browser its own key.
  *
+ * With `events` options it also serves the subscriber's event stream (`GET {basePath}/events`) and the service's
+ * delivery webhooks (`POST {basePath}/webhooks/messages`), and `notify` publishes; see {@link InboxEventsOptions}.
+ *
  * @example
  * const handler = createInboxProxy({
  *   upstreamUrl: process.env.INBOX_API_URL!,
