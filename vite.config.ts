@@ -17,6 +17,7 @@ export default defineConfig({
         server: 'src/server.ts',
         proxy: 'src/proxy/index.ts',
         markdown: 'src/markdown/index.tsx',
+        'proxy/redis': 'src/proxy/redis.ts',
         ...Object.fromEntries(LOCALES.map((code) => [`locales/${code}`, `src/locales/${code}.ts`])),
         'inbox-kit': 'src/styles/index.css',
       },
@@ -28,7 +29,7 @@ export default defineConfig({
     rolldownOptions: {
       // index.js imports the client from client.js itself rather than both sharing a hashed chunk.
       preserveEntrySignatures: 'allow-extension',
-      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^node:/],
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^standardwebhooks$/, /^node:/],
     },
   },
   test: {

@@ -6,10 +6,13 @@ import { errorBody } from './http'
 import { storeOf, createService } from './service'
 
 const USAGE = `Usage: npm run server -- [--port 4010] [--host 127.0.0.1] [--fixture path.json] [--envelope] [--no-total-count]
-                         [--latency ms] [--base-path /api]
+                         [--latency ms] [--base-path /api] [--webhook URL --webhook-secret whsec_...]
 
   --envelope        wrap non-paginated bodies as {"data": ...}, as the hosted service does
-  --no-total-count  leave totalCount out of feed pages, as a service that does not count may`
+  --no-total-count  leave totalCount out of feed pages, as a service that does not count may
+  --webhook         post a signed message.created / message.updated webhook to URL for every in-app message
+                    delivered or marked (Standard Webhooks; see server/WEBHOOKS.md)
+  --webhook-secret  the signing secret, whsec_ followed by base64 (the proxy's events.webhookSecret)`
 
 /** Bytes of a request body read ahead of the service, so a client never sends faster than it is consumed. */
 const READ_AHEAD = 64 * 1024
@@ -27,6 +30,8 @@ function main(): void {
       'total-count': { type: 'boolean', default: true },
       latency: { type: 'string', default: '0' },
       'base-path': { type: 'string', default: '' },
+      webhook: { type: 'string' },
+      'webhook-secret': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   })
@@ -39,6 +44,9 @@ function main(): void {
   if (!Number.isInteger(port) || port < 0 || port > 65535) return exit(`--port must be 0-65535\n${USAGE}`)
   if (!(latency >= 0)) return exit(`--latency must be a number of ms >= 0\n${USAGE}`)
 
+  if ((values.webhook === undefined) !== (values['webhook-secret'] === undefined)) {
+    return exit(`--webhook and --webhook-secret go together\n${USAGE}`)
+  }
   let fixture: unknown
   if (values.fixture) {
     try {
@@ -55,9 +63,11 @@ function main(): void {
       totalCount: values['total-count'],
       latency,
       basePath: values['base-path'],
+      ...(values.webhook !== undefined && { webhooks: { url: values.webhook, secret: values['webhook-secret']! } }),
     })
   } catch (error) {
     if (error instanceof FixtureError) return exit(`Invalid fixture ${values.fixture}: ${error.message}`)
+    if (error instanceof TypeError && /^webhooks\./.test(error.message)) return exit(`${error.message}\n${USAGE}`)
     throw error
   }
 
@@ -76,6 +86,7 @@ function main(): void {
       `Fixture: ${values.fixture ?? 'built-in demo'}${values.envelope ? ' (envelope mode)' : ''}` +
         `${values['total-count'] ? '' : ' (no totalCount)'}`,
     )
+    if (values.webhook !== undefined) console.log(`Webhooks: message.created and message.updated to ${values.webhook}`)
     const auth = `-H ${shellQuote(`Authorization: ApiKey ${service.apiKey}`)}`
     if (subscriber !== undefined) {
       const feed = `${base}/v1/subscribers/${encodeURIComponent(subscriber)}/notifications/feed?limit=10`

@@ -372,7 +372,7 @@ export class Delivery {
         buttons: step.cta.buttons.map((b) => ({ ...b, content: render(b.content, scope) })),
       }
     }
-    this.store.addMessage(env, sub, {
+    const message = this.store.addMessage(env, sub, {
       workflow,
       stepId: step._id,
       channel,
@@ -389,6 +389,7 @@ export class Delivery {
       notificationId,
       ...(run.tenant && { tenant: run.tenant.identifier }),
     })
+    if (channel === 'in_app') this.store.onMessageEvent?.('message.created', message)
   }
 
   private integrationFor(env: Environment, channel: string): IntegrationRecord | undefined {

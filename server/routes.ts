@@ -463,7 +463,10 @@ route('POST', '/v1/subscribers/:subscriberId/messages/mark-as', ({ store, env, p
     } else m.seen = markAs === 'seen'
     m.lastSeenDate = now
     m.updatedAt = now
-    if (m.channel === 'in_app') feed.move(m, wasRead, wasSeen)
+    if (m.channel === 'in_app') {
+      feed.move(m, wasRead, wasSeen)
+      store.onMessageEvent?.('message.updated', m)
+    }
     out.push(store.message(m, sub))
   }
   return { status: 201, body: out }

@@ -7,6 +7,7 @@ import { matchRoute, type RouteResult } from './routes'
 import { Store } from './store'
 import type { Service, ServiceOptions } from './types'
 import { validateFixture } from './validateFixture'
+import { WebhookSender } from './webhooks'
 
 const internals = new WeakMap<Service, { store: Store; idempotency: IdempotencyStore }>()
 
@@ -73,6 +74,10 @@ export function createService(options: ServiceOptions = {}): Service {
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, clock) : undefined
   const basePath = (options.basePath ?? '').replace(/\/+$/, '')
   const baseLatency = options.latency ?? 0
+  const webhooks = options.webhooks && new WebhookSender(options.webhooks, clock)
+  if (webhooks) {
+    store.onMessageEvent = (type, message) => webhooks.record(type, message._environmentId, message.subscriberId, message._id)
+  }
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url)
@@ -206,6 +211,21 @@ export function createService(options: ServiceOptions = {}): Service {
     state: store,
     faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
     settle: () => delivery.settle(),
+    webhooks: {
+      get delivered() {
+        return webhooks?.stats.delivered ?? 0
+      },
+      get failed() {
+        return webhooks?.stats.failed ?? 0
+      },
+      get dropped() {
+        return webhooks?.stats.dropped ?? 0
+      },
+      get attempts() {
+        return webhooks?.stats.attempts ?? 0
+      },
+      idle: () => webhooks?.idle() ?? Promise.resolve(),
+    },
     async fetch(request) {
       const response = await handle(request)
       for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value)

@@ -74,6 +74,8 @@ export class Store implements ServiceState {
   private readonly envs = new Map<string, Environment>()
   private readonly makeId = createIdGenerator()
   private lastNow = 0
+  /** Told of every in-app message delivered or marked after loading (the webhooks listen here). */
+  onMessageEvent: ((type: 'message.created' | 'message.updated', message: MessageRecord) => void) | undefined
 
   constructor(
     fixture: Fixture,

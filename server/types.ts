@@ -13,6 +13,7 @@ import type {
 } from '../src/api/types'
 import type { FixtureStep } from './fixture'
 import type { IdempotencyLimits } from './guards'
+import type { WebhookOptions, WebhookStats } from './webhooks'
 
 /** Options of {@link createService}. */
 export interface ServiceOptions {
@@ -38,6 +39,11 @@ export interface ServiceOptions {
    * answers are forgotten first. @default { maxEntries: 20_000, maxBytes: 32 MiB }
    */
   idempotency?: IdempotencyLimits
+  /**
+   * Posts a signed webhook (Standard Webhooks) to `url` for every in-app message delivered (`message.created`, delayed
+   * deliveries when they land) and marked (`message.updated`), after the request that caused it; see server/WEBHOOKS.md.
+   */
+  webhooks?: WebhookOptions
 }
 
 /** A fault to inject into matching requests. */
@@ -79,6 +85,8 @@ export interface Service {
    * delivered in slices after the response) and the delay steps due by the clock now.
    */
   settle(): Promise<void>
+  /** The webhooks: counts so far, and `idle()`, which resolves once none is queued, in flight or awaiting a retry. */
+  webhooks: WebhookStats & { idle(): Promise<void> }
 }
 
 export interface SubscriberPreferences {

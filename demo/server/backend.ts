@@ -1,4 +1,5 @@
-import type { Service, WorkflowRecord } from '../../server'
+import { createService, createWebhookSecret, demoFixture } from '../../server'
+import type { Fixture, Service, ServiceOptions, WorkflowRecord } from '../../server'
 import { HttpError, errorBody } from '../../server/http'
 import type { JsonObject } from '../../src/api/types'
 import { BodyTooLarge, readBody } from '../../src/proxy/body'
@@ -33,6 +34,8 @@ export interface DemoBackendOptions {
   expiresIn?: number
   /** Display names of environments by id, for the integrations panel. */
   environments?: Record<string, string>
+  /** The secret the service signs its webhooks with; the proxy's webhook route is served only with it. */
+  webhookSecret?: string
 }
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -182,7 +185,7 @@ async function forward(
  * service's error shape; the admin routes also need a token from the sign-in route.
  */
 export function createDemoBackend(options: DemoBackendOptions): (request: Request) => Promise<Response> {
-  const { service, secret, expiresIn = 600, environments = {} } = options
+  const { service, secret, expiresIn = 600, environments = {}, webhookSecret } = options
   const upstreamFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     service.fetch(new Request(input, init))) as typeof fetch
   const proxy = createInboxProxy({
@@ -191,6 +194,7 @@ export function createDemoBackend(options: DemoBackendOptions): (request: Reques
     basePath: INBOX_PATH,
     fetch: upstreamFetch,
     authenticate: bearerTokenAuth(secret),
+    events: { ...(webhookSecret !== undefined && { webhookSecret }) },
   })
 
   async function signIn(request: Request): Promise<Response> {
@@ -238,4 +242,30 @@ export function createDemoBackend(options: DemoBackendOptions): (request: Reques
       return json(errorBody(error.status, error.message, path, error.errors ? { errors: error.errors } : {}), error.status, error.headers)
     }
   }
+}
+
+/**
+ * The reference service and the demo backend, wired as a host app would wire its own: the service posts a signed
+ * webhook for every in-app message it delivers or marks to the backend's own proxy route (in process here), and the
+ * proxy streams it to the subscriber's open inbox at `GET /api/inbox/events`.
+ */
+export function createDemo(options: ServiceOptions & { secret: string; expiresIn?: number }): {
+  service: Service
+  backend: (request: Request) => Promise<Response>
+} {
+  const { secret, expiresIn, ...serviceOptions } = options
+  const webhookSecret = createWebhookSecret()
+  let backend: ((request: Request) => Promise<Response>) | undefined
+  const service = createService({
+    ...serviceOptions,
+    webhooks: {
+      url: `http://demo.internal${INBOX_PATH}/webhooks/messages`,
+      secret: webhookSecret,
+      fetch: (input, init) => backend!(new Request(input, init)),
+    },
+  })
+  const fixture = (serviceOptions.fixture ?? demoFixture) as Fixture
+  const environments = Object.fromEntries(fixture.apiKeys.map((k) => [k.environmentId, k.environmentName ?? k.environmentId]))
+  backend = createDemoBackend({ service, secret, environments, webhookSecret, ...(expiresIn !== undefined && { expiresIn }) })
+  return { service, backend }
 }

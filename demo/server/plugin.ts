@@ -1,27 +1,22 @@
 import { randomBytes } from 'node:crypto'
 import type { Plugin } from 'vite'
-import { createService, demoFixture } from '../../server'
-import type { Fixture, ServiceOptions } from '../../server'
-import { ADMIN_PATH, INBOX_PATH, SESSION_PATH, createDemoBackend } from './backend'
+import type { ServiceOptions } from '../../server'
+import { ADMIN_PATH, INBOX_PATH, SESSION_PATH, createDemo } from './backend'
 import { toNodeHandler } from '../../src/proxy'
 
 const OWN_PATHS = [INBOX_PATH + '/', ADMIN_PATH + '/', SESSION_PATH]
 
 /**
  * Embeds the reference service (demo fixture unless told otherwise) in the Vite dev server, behind the demo's
- * sign-in route, the subscriber-scoped proxy and the admin backend. Everything runs in the dev server's process.
+ * sign-in route, the subscriber-scoped proxy (its event stream fed by the service's webhooks) and the admin
+ * backend. Everything runs in the dev server's process.
  */
 export function inboxDemoService(options: ServiceOptions = {}): Plugin {
   return {
     name: 'inbox-kit-demo-service',
     configureServer(server) {
-      const service = createService(options)
-      const fixture = (options.fixture ?? demoFixture) as Fixture
-      const environments = Object.fromEntries(
-        fixture.apiKeys.map((k) => [k.environmentId, k.environmentName ?? k.environmentId]),
-      )
-      const secret = randomBytes(32).toString('hex')
-      const handle = toNodeHandler(createDemoBackend({ service, secret, environments }))
+      const { service, backend } = createDemo({ ...options, secret: randomBytes(32).toString('hex') })
+      const handle = toNodeHandler(backend)
       server.middlewares.use((req, res, next) => {
         const path = (req.url ?? '').split('?')[0] ?? ''
         if (!OWN_PATHS.some((own) => path === own || path.startsWith(own))) return next()
@@ -31,7 +26,8 @@ export function inboxDemoService(options: ServiceOptions = {}): Plugin {
         setTimeout(() => {
           const subscribers = service.state.subscribers().length
           server.config.logger.info(
-            `  ➜  inbox-kit demo: reference service embedded (${subscribers} subscribers); the API key stays on this server`,
+            `  ➜  inbox-kit demo: reference service embedded (${subscribers} subscribers); the API key stays on this server;` +
+              ` new messages are pushed to ${INBOX_PATH}/events through signed webhooks`,
           )
         }, 0)
       })

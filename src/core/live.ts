@@ -279,14 +279,17 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
             headers,
             signal: abort.signal,
           })
-          if ([404, 405, 501].includes(response.status) || !/event-stream/.test(response.headers.get('content-type') ?? '')) return
+          // No stream here (a proxy without `events` answers 403 like any route it does not serve): poll.
+          if ([403, 404, 405, 501].includes(response.status) || (response.ok && !/event-stream/.test(response.headers.get('content-type') ?? ''))) return
           if (!response.ok || !response.body) throw new Error(String(response.status))
           attempt = 0
           streaming = true
           plan()
           await read(response.body, (event) => {
             last = event.id ?? last
-            if (event.event) (activity().visible ? soon : () => (missed = true))()
+            // `ready`: live from here. `reset`: events were lost, look at everything. Anything else: news.
+            if (event.event === 'reset') void sync.refresh(true).catch(() => {})
+            else if (event.event !== 'ready') (activity().visible ? soon : () => (missed = true))()
           })
         } catch {
           // Gone or refused: back off, poll meanwhile.

@@ -1,6 +1,8 @@
 /** inbox-kit/proxy: the server side that keeps the service's API key off the browser. */
 export { createInboxProxy } from './proxy'
-export type { InboxProxyHandler, InboxProxyOptions } from './proxy'
+export type { AuthenticateResult, InboxEventsOptions, InboxProxyHandler, InboxProxyOptions } from './proxy'
+export { createMemoryBroker } from './events'
+export type { BrokerEntry, InboxEvent, InboxEventBroker, InboxEventType, MemoryBrokerOptions, ResumePoint } from './events'
 export { createMemoryRateLimitStore } from './rateLimit'
 export type {
   MemoryRateLimitStore,

@@ -43,6 +43,10 @@ const DRAIN_MS = 2_000
  * dropped), after which the connection is ended, and closed 2 s after the answer at the latest. A client that
  * goes away mid-body aborts the request's `signal` and errors its body; nothing throws.
  *
+ * Answers stream: each chunk is written as it comes, as fast as the client takes it, and a client that goes
+ * away cancels the rest at once. A `text/event-stream` answer (the proxy's `/events`) has its headers sent
+ * straight away and is exempt from the socket's idle timeout, so it lives as long as the client stays.
+ *
  * @example
  * app.use('/api/inbox', toNodeHandler(createInboxProxy({ ..., basePath: '/api/inbox' })))
  */
@@ -83,10 +87,25 @@ export function toNodeHandler(
         res.end()
         return
       }
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        if (controller.signal.aborted) break
-        // Written only as fast as the client reads, so a slow reader does not pile the answer up in memory.
-        if (!res.write(chunk)) await writable(res)
+      if (/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+        // A stream lives as long as the client stays: no idle timeout of the server's may end it, and its
+        // headers go out now rather than with a first event that may be long in coming.
+        req.socket?.setTimeout(0)
+        res.flushHeaders()
+      }
+      const reader = response.body.getReader()
+      // A client gone while nothing is being sent is noticed at once, not at the next chunk.
+      const stop = () => void reader.cancel().catch(() => {})
+      controller.signal.addEventListener('abort', stop)
+      try {
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done || controller.signal.aborted) break
+          // Written only as fast as the client reads, so a slow reader does not pile the answer up in memory.
+          if (!res.write(value)) await writable(res)
+        }
+      } finally {
+        controller.signal.removeEventListener('abort', stop)
       }
       res.end()
     } catch {

@@ -1,5 +1,9 @@
+import { Webhook } from 'standardwebhooks'
 import { BodyTooLarge, readBody } from './body'
+import { createMemoryBroker, eventProblems } from './events'
+import type { InboxEvent, InboxEventBroker } from './events'
 import { createMemoryRateLimitStore } from './rateLimit'
+import { createStreams, within } from './stream'
 import type { RateLimitRule, RateLimitStore } from './rateLimit'
 import type { ErrorBody } from '../api/types'
 import { base64UrlEncode } from '../auth/tokenPayload'
@@ -14,15 +18,17 @@ export interface InboxProxyOptions<C = unknown> {
    * Who is asking: the subscriberId of the signed-in user, or null (→ 401). Read your own session
    * cookie here, or use `bearerTokenAuth(secret)` for tokens from `createSubscriberToken`. `context` is the
    * handler's second argument: `{ req, res }` under `toNodeHandler` (for `req.session`), Next.js's route context.
+   * Answer `{ subscriberId, expiresAt }` (ms since the epoch) when the credential expires: an event stream
+   * opened with it ends then, and the client reconnects with a fresh one. `bearerTokenAuth` does so.
    */
-  authenticate: (request: Request, context: C | undefined) => string | null | undefined | Promise<string | null | undefined>
+  authenticate: (request: Request, context: C | undefined) => AuthenticateResult | Promise<AuthenticateResult>
   /** Largest request body accepted, in bytes (→ 413). @default 65536 */
   maxBodyBytes?: number
   /** Path the proxy is mounted under, e.g. `/api/inbox`; the part after it is the API path. @default '' */
   basePath?: string
   /**
    * Milliseconds to wait for the request body (→ 408, so a client that never finishes sending does not hold
-   * the request open), and then again for the service (→ 504). @default 30000
+   * the request open), and then again for the service (→ 504) or the event broker (→ 503). @default 30000
    */
   timeout?: number
   /**
@@ -37,7 +43,56 @@ export interface InboxProxyOptions<C = unknown> {
   rateLimit?: (RateLimitRule & { store?: RateLimitStore }) | false
   /** @default globalThis.fetch */
   fetch?: typeof fetch
+  /** Turns on the event stream (`GET {basePath}/events`) and the ways events come in; see {@link InboxEventsOptions}. */
+  events?: InboxEventsOptions
 }
+
+/** Who `authenticate` found: a subscriberId, or one with the expiry of its credential, or nobody. */
+export type AuthenticateResult = string | { subscriberId: string; expiresAt?: number } | null | undefined
+
+/**
+ * The event stream and its sources. With these options the proxy serves:
+ *
+ * - `GET {basePath}/events`: a `text/event-stream` of the signed-in subscriber's events, authenticated like
+ *   every other route (a Bearer header or the app's cookie). See the README's "Real-time" section for the wire
+ *   format: `retry: <retryMs>` first; then either the events missed since `Last-Event-ID` followed by
+ *   `event: ready`, or `event: reset` when they cannot all be given; then `message.created` / `message.updated`
+ *   events as they happen, `id: <ms>-<n>` increasing per subscriber, `data: {"type":…,"messageIds":[…]}`, and
+ *   `: heartbeat` comment lines every `heartbeatMs`.
+ * - `POST {basePath}/webhooks/messages` when `webhookSecret` is set: the service's delivery webhooks, verified
+ *   as Standard Webhooks (→ 401 for a bad signature, a timestamp more than 5 minutes off, a replayed
+ *   `webhook-id`; 422 for a payload that is not a message event; 204 once published).
+ * - `handler.notify(subscriberIds, event)` for the app's own code.
+ */
+export interface InboxEventsOptions {
+  /**
+   * The secret the service signs its webhooks with (`whsec_` and base64, as Standard Webhooks has it); several
+   * while one replaces another. Without it the webhook route is not served, and only `notify` publishes.
+   */
+  webhookSecret?: string | readonly string[]
+  /**
+   * Carries events to the streams and keeps what resumes need. The default serves one process; an app with
+   * several instances passes one shared by all (`createRedisBroker` from `inbox-kit/proxy/redis`).
+   * @default createMemoryBroker()
+   */
+  broker?: InboxEventBroker
+  /** Milliseconds between heartbeat comments, so idle connections are not closed by proxies on the way. @default 25000 */
+  heartbeatMs?: number
+  /** The `retry:` hint: milliseconds a client waits before reconnecting. @default 3000 */
+  retryMs?: number
+  /**
+   * Streams one subscriber may hold open on this instance; a new one past it closes that subscriber's oldest,
+   * which is more likely a tab left behind or a connection that died without a word. @default 5
+   */
+  maxStreamsPerSubscriber?: number
+  /** Bytes queued for a client that does not read before its stream is closed (it resumes from its last id). @default 65536 */
+  maxQueuedBytes?: number
+}
+
+/** Standard Webhooks' tolerance: a timestamp further off is refused, so a webhook-id needs remembering this long each way. */
+const WEBHOOK_TOLERANCE_MS = 5 * 60_000
+/** Longest `webhook-id` accepted. */
+const MAX_WEBHOOK_ID = 256
 
 interface Route {
   method: string
@@ -107,8 +162,14 @@ function errorBody(status: number, path: string, message: string): ErrorShape {
 }
 
 /** An answer in the service's error shape. */
-function errorResponse(status: number, path: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(errorBody(status, path, message)), {
+function errorResponse(
+  status: number,
+  path: string,
+  message: string,
+  headers: Record<string, string> = {},
+  errors?: ErrorShape['errors'],
+): Response {
+  return new Response(JSON.stringify({ ...errorBody(status, path, message), ...(errors && { errors }) }), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   })
@@ -223,6 +284,17 @@ export interface InboxProxyHandler<C = unknown> {
    * `toNodeHandler` reads them to answer the methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`).
    */
   readonly methods: readonly string[]
+  /**
+   * Publishes an event to the streams of `subscriberIds`, on every instance the broker reaches: for apps that
+   * know of a change first (they triggered it). Without `event`, `{ type: 'message.created', messageIds: [] }`:
+   * something new, refetch. Rejects with a TypeError for bad arguments or when `events` is not configured, and
+   * with the broker's error when it fails.
+   *
+   * @example await inboxProxy.notify([user.id], { type: 'message.updated', messageIds: [messageId] })
+   */
+  notify(subscriberIds: readonly string[], event?: InboxEvent): Promise<void>
+  /** Ends every event stream open on this instance (say before the server shuts down); clients reconnect. */
+  closeStreams(): void
 }
 
 /**
@@ -242,6 +314,9 @@ export interface InboxProxyHandler<C = unknown> {
  * timestamp, path, message, error, errors, errorId) relayed. The API key is redacted from everything relayed,
  * headers included. Idempotency keys are scoped per subscriber: the service sees a digest of subscriber and
  * key, the browser its own key.
+ *
+ * With `events` options it also serves the subscriber's event stream (`GET {basePath}/events`) and the service's
+ * delivery webhooks (`POST {basePath}/webhooks/messages`), and `notify` publishes; see {@link InboxEventsOptions}.
  *
  * @example
  * const handler = createInboxProxy({
@@ -277,21 +352,107 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     }
   }
 
+  const events = options.events && eventsSetup(options.events, timeout)
+
+  /** Reads a body within `maxBodyBytes` and `timeout`, or answers why not. */
+  async function bodyOf(request: Request, path: string): Promise<Uint8Array | null | Response> {
+    const declared = Number(request.headers.get('content-length') ?? 0)
+    if (declared > maxBodyBytes) return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
+    const reading = AbortSignal.timeout(timeout)
+    try {
+      return await readBody(request, maxBodyBytes, reading)
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
+      }
+      if (reading.aborted) return errorResponse(408, path, 'The request body did not arrive in time.')
+      return errorResponse(400, path, 'The request body could not be read.')
+    }
+  }
+
+  /** A delivery webhook of the service: verified, then published; nothing changes unless it is answered 204. */
+  async function receiveWebhook(request: Request, path: string, setup: EventsSetup): Promise<Response> {
+    const bytes = await bodyOf(request, path)
+    if (bytes instanceof Response) return bytes
+    const text = bytes ? new TextDecoder().decode(bytes) : ''
+    const headers = {
+      'webhook-id': request.headers.get('webhook-id') ?? '',
+      'webhook-timestamp': request.headers.get('webhook-timestamp') ?? '',
+      'webhook-signature': request.headers.get('webhook-signature') ?? '',
+    }
+    const id = headers['webhook-id']
+    if (id.length > MAX_WEBHOOK_ID) return errorResponse(401, path, `webhook-id is longer than ${MAX_WEBHOOK_ID} characters.`)
+    let problem = 'No webhook secret is set.'
+    if (!setup.verifiers.some((verifier) => {
+      try {
+        verifier.verify(text, headers, { jsonParse: false })
+        return true
+      } catch (error) {
+        problem = error instanceof Error ? error.message : String(error)
+        return false
+      }
+    })) {
+      return errorResponse(401, path, `The webhook could not be verified: ${problem}.`)
+    }
+    let payload: unknown
+    try {
+      payload = JSON.parse(text)
+    } catch {
+      return errorResponse(400, path, 'The webhook body is not JSON.')
+    }
+    const message = webhookMessage(payload)
+    if (message === 'other') return new Response(null, { status: 204 })
+    if ('errors' in message) return errorResponse(422, path, 'Validation Error', {}, message.errors)
+    const key = `webhook:${id}`
+    try {
+      if (!(await within(setup.broker.claim(key, 2 * WEBHOOK_TOLERANCE_MS), timeout))) {
+        return errorResponse(401, path, `The webhook ${id} was already received: a webhook-id counts once.`)
+      }
+    } catch {
+      return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
+    }
+    try {
+      await within(setup.broker.publish([message.subscriberId], message.event), timeout)
+    } catch {
+      await within(setup.broker.release(key), timeout).catch(() => {})
+      return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
+    }
+    return new Response(null, { status: 204 })
+  }
+
   async function inboxProxy(request: Request, context?: C): Promise<Response> {
     const url = new URL(request.url)
     const path = url.pathname
     if (!METHODS.includes(request.method)) {
       return errorResponse(405, path, `The method ${request.method} is not allowed here.`, { allow: ALLOW })
     }
+    if (events?.verifiers.length && request.method === 'POST' && path === basePath + '/webhooks/messages') {
+      return receiveWebhook(request, path, events)
+    }
 
-    let subscriberId: string | null | undefined
+    let auth: AuthenticateResult
     try {
-      subscriberId = await options.authenticate(request, context)
+      auth = await options.authenticate(request, context)
     } catch {
       return errorResponse(500, path, 'Could not check who is signed in.')
     }
+    const who = typeof auth === 'string' ? { subscriberId: auth } : auth
+    const subscriberId = who && typeof who === 'object' ? who.subscriberId : undefined
     if (typeof subscriberId !== 'string' || !subscriberId) {
       return errorResponse(401, path, 'Sign in to see your notifications.')
+    }
+    const expiresAt = typeof who?.expiresAt === 'number' && !Number.isNaN(who.expiresAt) ? who.expiresAt : undefined
+
+    if (events && request.method === 'GET' && path === basePath + '/events') {
+      const wait = await limited(subscriberId)
+      if (wait > 0) {
+        return errorResponse(429, path, 'Too many requests; try again shortly.', { 'retry-after': String(Math.ceil(wait / 1000)) })
+      }
+      try {
+        return await events.streams.start(request, subscriberId, expiresAt)
+      } catch {
+        return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
+      }
     }
 
     const apiPath = path.startsWith(basePath + '/') ? path.slice(basePath.length) : null
@@ -318,18 +479,9 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       if (idempotencyKey !== null && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
         return errorResponse(400, path, `Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`)
       }
-      const declared = Number(request.headers.get('content-length') ?? 0)
-      if (declared > maxBodyBytes) return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
-      const reading = AbortSignal.timeout(timeout)
-      try {
-        body = await readBody(request, maxBodyBytes, reading)
-      } catch (error) {
-        if (error instanceof BodyTooLarge) {
-          return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
-        }
-        if (reading.aborted) return errorResponse(408, path, 'The request body did not arrive in time.')
-        return errorResponse(400, path, 'The request body could not be read.')
-      }
+      const read = await bodyOf(request, path)
+      if (read instanceof Response) return read
+      body = read
     }
 
     // Rebuilt from the route and the verified id, so nothing the browser spelled reaches the service unchecked.
@@ -396,7 +548,74 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     if (mentions(text) || text.includes('\\')) text = redactBody(text, redact)
     return new Response(text, { status: response.status, headers: out })
   }
-  return Object.assign(inboxProxy, { methods: METHODS })
+  async function notify(subscriberIds: readonly string[], event: InboxEvent = { type: 'message.created', messageIds: [] }) {
+    if (!events) throw new TypeError('notify needs the proxy to be created with `events` options.')
+    if (!Array.isArray(subscriberIds) || !subscriberIds.every((id) => typeof id === 'string' && id !== '')) {
+      throw new TypeError('notify needs an array of subscriberIds (non-empty strings).')
+    }
+    const problems = eventProblems(event)
+    if (problems) {
+      throw new TypeError(`notify: ${Object.entries(problems).map(([field, problem]) => `${field} ${problem}`).join('; ')}.`)
+    }
+    if (subscriberIds.length) await events.broker.publish(subscriberIds, { type: event.type, messageIds: [...event.messageIds] })
+  }
+
+  return Object.assign(inboxProxy, {
+    methods: METHODS,
+    notify,
+    closeStreams: () => events?.streams.closeAll(),
+  })
+}
+
+type EventsSetup = ReturnType<typeof eventsSetup>
+
+function eventsSetup(options: InboxEventsOptions, timeout: number) {
+  const secrets = options.webhookSecret === undefined ? [] : [options.webhookSecret].flat()
+  const verifiers = secrets.map((secret) => {
+    try {
+      return new Webhook(secret)
+    } catch {
+      throw new TypeError('events.webhookSecret must be a Standard Webhooks secret: whsec_ followed by base64.')
+    }
+  })
+  const count = (value: number | undefined, fallback: number, name: string) => {
+    const n = value ?? fallback
+    if (!(Number.isFinite(n) && n >= 1)) throw new RangeError(`events.${name} must be a number of at least 1.`)
+    return n
+  }
+  const broker = options.broker ?? createMemoryBroker()
+  const streams = createStreams({
+    broker,
+    heartbeatMs: count(options.heartbeatMs, 25_000, 'heartbeatMs'),
+    retryMs: Math.round(count(options.retryMs, 3_000, 'retryMs')),
+    maxStreamsPerSubscriber: count(options.maxStreamsPerSubscriber, 5, 'maxStreamsPerSubscriber'),
+    maxQueuedBytes: count(options.maxQueuedBytes, 65_536, 'maxQueuedBytes'),
+    timeout,
+  })
+  return { verifiers, broker, streams }
+}
+
+/**
+ * The message event a webhook payload carries (`{type, timestamp, data: {subscriberId, messageIds}}`), its
+ * problems by field, or 'other' for a type the stream does not carry.
+ */
+function webhookMessage(
+  payload: unknown,
+): { subscriberId: string; event: InboxEvent } | { errors: NonNullable<ErrorShape['errors']> } | 'other' {
+  if (!isObject(payload)) return { errors: { body: { messages: ['must be a JSON object'] } } }
+  if (typeof payload.type !== 'string') return { errors: { type: { messages: ['must be a string'], value: payload.type } } }
+  if (payload.type !== 'message.created' && payload.type !== 'message.updated') return 'other'
+  const data = isObject(payload.data) ? payload.data : {}
+  const errors: NonNullable<ErrorShape['errors']> = {}
+  if (!isObject(payload.data)) errors.data = { messages: ['must be an object'] }
+  const { subscriberId, messageIds } = data
+  if (typeof subscriberId !== 'string' || !subscriberId || subscriberId.length > 4096) {
+    errors['data.subscriberId'] = { messages: ['must be a non-empty string'], value: subscriberId ?? null }
+  }
+  const problems = eventProblems({ type: payload.type, messageIds })
+  if (problems?.messageIds) errors['data.messageIds'] = { messages: [problems.messageIds] }
+  if (Object.keys(errors).length) return { errors }
+  return { subscriberId: subscriberId as string, event: { type: payload.type, messageIds: [...(messageIds as string[])] } }
 }
 
 /** A success body with the API key redacted: as JSON when it is JSON, as text otherwise. */

@@ -136,18 +136,19 @@ export async function verifySubscriberToken(
 
 /**
  * An `authenticate` function for {@link createInboxProxy} that accepts `Authorization: Bearer <token>`
- * with a token from {@link createSubscriberToken}.
+ * with a token from {@link createSubscriberToken}. It answers the token's subscriber and expiry, so an event
+ * stream opened with the token ends when the token does.
  *
  * @example createInboxProxy({ upstreamUrl, apiKey, authenticate: bearerTokenAuth(process.env.INBOX_TOKEN_SECRET!) })
  */
 export function bearerTokenAuth(
   secret: string,
   options: VerifySubscriberTokenOptions = {},
-): (request: Request) => Promise<string | null> {
+): (request: Request) => Promise<VerifiedSubscriberToken | null> {
   void hmacKey(secret)
   return async (request) => {
     const match = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(request.headers.get('authorization') ?? '')
     if (!match) return null
-    return (await verifySubscriberToken(match[1]!, secret, options))?.subscriberId ?? null
+    return verifySubscriberToken(match[1]!, secret, options)
   }
 }

@@ -1,14 +1,16 @@
 import { Agent } from 'node:http'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Webhook } from 'standardwebhooks'
 import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
 import type { NodeContext } from '../../src/proxy'
+import { WEBHOOK_SECRET } from '../push/sse'
 import { APP, BASE_PATH, SECRET, digest, startProxy } from './harness'
 import { send, serveOverHttp } from './http'
 
 /**
  * Malformed requests of every kind, drawn from fixed seeds: methods, paths, encodings, queries, headers,
- * bodies and tokens, and now and then a service that drops the connection or is too slow. Whatever comes,
+ * bodies and tokens, webhooks signed or not, and now and then a service that drops the connection or is too slow. Whatever comes,
  * the proxy answers in the service's error shape, never 5xx unless the service failed on purpose, never with
  * the API key, and a 4xx changes nothing at the service.
  */
@@ -23,17 +25,36 @@ const apiKey = service.apiKey
 const ids = service.state.messages('user-1').map((m) => m._id)
 const theirIds = service.state.messages('user-2').map((m) => m._id)
 
+const bearer = bearerTokenAuth(SECRET)
+
 function proxyWith(timeout?: number) {
   return createInboxProxy<NodeContext>({
     upstreamUrl: 'http://inbox.test',
     apiKey,
     basePath: BASE_PATH,
-    authenticate: bearerTokenAuth(SECRET),
+    // An event stream opened by a case ends a few milliseconds later, as if its token expired, so every answer ends.
+    authenticate: async (request) => {
+      const verified = await bearer(request)
+      return verified && { subscriberId: verified.subscriberId, expiresAt: Math.min(verified.expiresAt, Date.now() + 5) }
+    },
     fetch: serviceFetch,
     maxBodyBytes: MAX_BODY,
     rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+    events: { webhookSecret: WEBHOOK_SECRET },
     ...(timeout !== undefined && { timeout }),
   })
+}
+const signer = new Webhook(WEBHOOK_SECRET)
+/** Signs a case's body as the service would, now, with an id from a small set (so some are replays). */
+function sign(c: Case): [string, string][] {
+  const body = typeof c.body === 'string' ? c.body : c.body === null ? '' : new TextDecoder().decode(c.body)
+  const now = new Date()
+  const id = `msg_${c.signId}`
+  return [
+    ['webhook-id', id],
+    ['webhook-timestamp', String(Math.floor(now.getTime() / 1000))],
+    ['webhook-signature', signer.sign(id, now, body)],
+  ]
 }
 const proxy = proxyWith()
 // The service's latency fault is longer than this, so a slow case always ends in 504.
@@ -47,6 +68,8 @@ interface Case {
   body: string | Uint8Array | null
   fault: Fault
   host: string | null
+  /** Signed as a webhook at send time (with id `msg_<signId>`), for the webhook route. */
+  signId: number | null
 }
 
 const printable = (maxLength: number) =>
@@ -90,6 +113,7 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
   const segment = fc.oneof(
     fc.constantFrom('v1', 'v2', 'subscribers', 'notifications', 'feed', 'messages', 'mark-as', 'preferences', 'subscriptions'),
     fc.constantFrom('topics', 'events', 'trigger', 'integrations', 'active', '..', '.', '', '%2e%2e', '%2F', '%', '%zz'),
+    fc.constantFrom('webhooks', 'Events', 'events%2F', 'webhooks%2Fmessages'),
     fc.constantFrom('%c0%af', '%ff', '%00', '%u0041', 'USER-1', 'user-1%2F..%2Fuser-2', ';x=1', '\\', '%5C', 'é', '\u{1F600}'),
     fc.string({ maxLength: 12 }),
     own,
@@ -99,6 +123,7 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
     own.map((id) => `/v1/subscribers/${id}/messages/mark-as`),
     own.map((id) => `/v2/subscribers/${id}/preferences`),
     own.map((id) => `/v2/subscribers/${id}/subscriptions`),
+    fc.constantFrom('/events', '/webhooks/messages', '/webhooks', '/events/', '/webhooks/messages/x'),
   )
   const path = fc.oneof(
     { weight: 5, arbitrary: routePath },
@@ -135,6 +160,25 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
       { requiredKeys: [] },
     )
     .map((b) => JSON.stringify(b))
+  const hookBody = fc
+    .record(
+      {
+        type: fc.oneof(fc.constantFrom('message.created', 'message.updated', 'subscriber.created', ''), jsonJunk),
+        timestamp: fc.oneof(fc.constant(new Date().toISOString()), jsonJunk),
+        data: fc.oneof(
+          fc.record(
+            {
+              subscriberId: fc.oneof(fc.constantFrom('user-1', 'user-2', '', 'x'.repeat(5000)), jsonJunk),
+              messageIds: fc.oneof(fc.array(fc.constantFrom(...ids, '', 'm'), { maxLength: 3 }), jsonJunk),
+            },
+            { requiredKeys: [] },
+          ),
+          jsonJunk,
+        ),
+      },
+      { requiredKeys: [] },
+    )
+    .map((b) => JSON.stringify(b))
   const prefsBody = fc
     .record(
       {
@@ -148,6 +192,7 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
   const body = fc.oneof(
     { weight: 4, arbitrary: markBody },
     { weight: 3, arbitrary: prefsBody },
+    { weight: 2, arbitrary: hookBody },
     { weight: 2, arbitrary: jsonJunk.map((v) => JSON.stringify(v)) },
     {
       weight: 2,
@@ -180,6 +225,10 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
     ),
     fc.tuple(fc.constant('idempotency-key'), fc.oneof(printable(40), printable(300), fc.constant('k'.repeat(256)), latin1(20))),
     fc.tuple(fc.constant('sec-fetch-site'), fc.constantFrom('same-origin', 'same-site', 'cross-site', 'none', '')),
+    fc.tuple(fc.constantFrom('webhook-id', 'webhook-timestamp', 'webhook-signature'), fc.oneof(printable(40), latin1(20))),
+    fc.tuple(fc.constant('webhook-timestamp'), fc.constantFrom(String(Math.floor(T.now / 1000)), '0', '-1', '1e10', '99999999999')),
+    fc.tuple(fc.constant('webhook-signature'), fc.constantFrom('v1,', 'v1,AAAA', 'v2,x v1,y', ' ', 'v1,' + 'A'.repeat(44))),
+    fc.tuple(fc.constant('last-event-id'), fc.oneof(fc.constantFrom('0-0', '1-1', `${T.now}-0`, '99999999999999-0', '-', ''), printable(80))),
     fc.tuple(fc.constantFrom('accept', 'cookie', 'x-forwarded-for', 'origin', 'x-api-key', 'forwarded'), latin1(40)),
   )
   const host = fc.oneof(
@@ -201,6 +250,7 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
     body: string | Uint8Array | null
     fault: Fault
     host: string | null
+    signId: number | null
   }): Case => {
     const headers: [string, string][] = []
     if (c.auth !== null) headers.push(['authorization', c.auth])
@@ -220,6 +270,7 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
       body: fc.option(body, { freq: 5 }),
       fault,
       host,
+      signId: fc.option(fc.integer({ min: 0, max: 20 }), { freq: 3 }),
     })
     .map(toCase)
   // A request of the right shape for one of the five operations, signed in, with something wrong in it.
@@ -229,6 +280,8 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
     ['GET', '/v2/subscribers/user-1/preferences'],
     ['PATCH', '/v2/subscribers/user-1/preferences'],
     ['GET', '/v2/subscribers/user-1/subscriptions'],
+    ['GET', '/events'],
+    ['POST', '/webhooks/messages'],
   )
   const nearly = fc
     .record({
@@ -240,6 +293,7 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
       body,
       fault,
       host: fc.constant(null),
+      signId: fc.option(fc.integer({ min: 0, max: 20 }), { freq: 2 }),
     })
     .map(({ operation: [method, route], query: q, ...c }) => toCase({ ...c, method: method!, target: BASE_PATH + route + q }))
   return fc.oneof(wild, nearly)
@@ -292,14 +346,14 @@ describe('proxy fuzz', () => {
   })
 
   it('answers 2,000 malformed requests in process with no 5xx, no key, and no 4xx that changed the service', async () => {
-    const counts = { sent: 0, skipped: 0, status: new Map<number, number>() }
+    const counts = { sent: 0, skipped: 0, streams: 0, status: new Map<number, number>() }
     await fc.assert(
       fc.asyncProperty(arbitrary, async (c) => {
         let request: Request
         try {
           request = new Request(APP + c.target, {
             method: c.method,
-            headers: c.headers,
+            headers: c.signId === null ? c.headers : [...c.headers, ...sign(c)],
             body: hasBody(c.method) ? (c.body as BodyInit | null) : null,
           })
         } catch {
@@ -312,17 +366,20 @@ describe('proxy fuzz', () => {
         service.faults.clear()
         counts.sent++
         counts.status.set(response.status, (counts.status.get(response.status) ?? 0) + 1)
+        if (response.headers.get('content-type')?.startsWith('text/event-stream')) counts.streams++
         judge(c, response.status, response.headers, await response.text())
       }),
       { numRuns: 2_100, seed: 9_001, endOnFailure: true },
     )
     expect(counts.sent).toBeGreaterThanOrEqual(2_000)
+    // The event stream and the webhook route are among them, served and refused.
+    expect(counts.streams).toBeGreaterThan(0)
     // The cases reach every kind of answer, the service's own included.
-    for (const status of [200, 201, 400, 401, 403, 405, 413, 415, 422, 502, 504]) expect(counts.status.get(status), String(status)).toBeGreaterThan(0)
+    for (const status of [200, 201, 204, 400, 401, 403, 405, 413, 415, 422, 502, 504]) expect(counts.status.get(status), String(status)).toBeGreaterThan(0)
   })
 
   it('answers 600 malformed requests over real HTTP through toNodeHandler alike, odd methods and Host headers too', async () => {
-    const counts = { sent: 0, status: new Map<number, number>() }
+    const counts = { sent: 0, streams: 0, status: new Map<number, number>() }
     await fc.assert(
       fc.asyncProperty(arbitrary, async (c) => {
         // node:http sends a request target only of visible characters; others go percent-encoded, as a browser would.
@@ -333,7 +390,9 @@ describe('proxy fuzz', () => {
             return '%EF%BF%BD'
           }
         })
-        const headers = Object.fromEntries(c.headers.filter(([, v]) => !/[^\t\x20-\x7e\x80-\xff]/.test(v)))
+        const headers = Object.fromEntries(
+          [...c.headers, ...(c.signId === null ? [] : sign(c))].filter(([, v]) => !/[^\t\x20-\x7e\x80-\xff]/.test(v)),
+        )
         if (c.host !== null) headers.host = c.host
         const body = hasBody(c.method) && c.body !== null ? c.body : undefined
         injectFault(c.fault)
@@ -342,6 +401,7 @@ describe('proxy fuzz', () => {
         service.faults.clear()
         counts.sent++
         counts.status.set(answer.status, (counts.status.get(answer.status) ?? 0) + 1)
+        if (String(answer.headers['content-type']).startsWith('text/event-stream')) counts.streams++
         const responseHeaders = new Headers()
         for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value)
         judge(c, answer.status, responseHeaders, answer.body)
@@ -349,6 +409,7 @@ describe('proxy fuzz', () => {
       { numRuns: 600, seed: 4_242, endOnFailure: true },
     )
     expect(counts.sent).toBe(600)
+    expect(counts.streams).toBeGreaterThan(0)
     for (const status of [200, 400, 401, 403, 405, 413, 422]) expect(counts.status.get(status), String(status)).toBeGreaterThan(0)
   })
 })

@@ -6,8 +6,17 @@ import { createService } from '../../server'
 import { createAppServer } from './recipes/node-server'
 import { createApp } from './recipes/express-app'
 import { proxyFixture, SECRET } from './harness'
+import { WEBHOOK_SECRET, messagePayload, readStream, signedWebhook } from '../push/sse'
 
 const FEED = '/api/inbox/v1/subscribers/user-1/notifications/feed'
+const EVENTS = '/api/inbox/events'
+const HOOK = '/api/inbox/webhooks/messages'
+
+/** Posts a webhook the way the service does, over real HTTP. */
+async function postHook(base: string, payload: unknown) {
+  const request = signedWebhook('http://x/', payload)
+  return fetch(base + HOOK, { method: 'POST', headers: request.headers, body: await request.text() })
+}
 const MARK = '/api/inbox/v1/subscribers/user-1/messages/mark-as'
 
 function listen(server: Server): Promise<string> {
@@ -25,12 +34,17 @@ const close = (server: Server) =>
 /** The reference service on a loopback port, so the recipes reach it with the real `fetch`. */
 let service: ReturnType<typeof createService>
 let upstream: Server
-let env: { INBOX_API_URL: string; INBOX_API_KEY: string; INBOX_TOKEN_SECRET: string }
+let env: { INBOX_API_URL: string; INBOX_API_KEY: string; INBOX_TOKEN_SECRET: string; INBOX_WEBHOOK_SECRET: string }
 
 beforeAll(async () => {
   service = createService({ fixture: proxyFixture() })
   upstream = createServer(toNodeHandler((request) => service.fetch(request)))
-  env = { INBOX_API_URL: await listen(upstream), INBOX_API_KEY: service.apiKey, INBOX_TOKEN_SECRET: SECRET }
+  env = {
+    INBOX_API_URL: await listen(upstream),
+    INBOX_API_KEY: service.apiKey,
+    INBOX_TOKEN_SECRET: SECRET,
+    INBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  }
 })
 afterAll(() => close(upstream))
 
@@ -94,6 +108,33 @@ describe('recipe: node:http', () => {
   })
 })
 
+describe('recipe: node:http, the event stream', () => {
+  let app: Server
+  let base: string
+  beforeAll(async () => {
+    app = createAppServer(env)
+    // Idle sockets are cut after 300 ms here; a stream must outlive that with no event for longer.
+    app.timeout = 300
+    app.keepAliveTimeout = 300
+    base = await listen(app)
+  })
+  afterAll(() => close(app))
+
+  it('streams a webhook to the open stream as it arrives, past the server’s idle timeout', async () => {
+    const response = await fetch(base + EVENTS, { headers: await bearer('user-1') })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    const events = readStream(response.body!)
+    expect((await events.next())?.event).toBe('ready')
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    expect(events.isDone()).toBe(false)
+    expect((await postHook(base, messagePayload('user-1', ['late']))).status).toBe(204)
+    expect(JSON.parse((await events.next())!.data!).messageIds).toEqual(['late'])
+    await events.cancel()
+    expect((await fetch(base + EVENTS)).status).toBe(401)
+  })
+})
+
 describe('recipe: Express', () => {
   let app: Server
   let base: string
@@ -124,6 +165,17 @@ describe('recipe: Express', () => {
     expect(service.state.messages('user-1').find((m) => m._id === id)?.seen).toBe(true)
   })
 
+  it('streams events to the app’s own cookie session', async () => {
+    const response = await fetch(base + EVENTS, { headers: { cookie: 'user=user-2' } })
+    expect(response.status).toBe(200)
+    const events = readStream(response.body!)
+    expect((await events.next())?.event).toBe('ready')
+    expect((await postHook(base, messagePayload('user-1', ['not-yours']))).status).toBe(204)
+    expect((await postHook(base, messagePayload('user-2', ['yours'], 'message.updated'))).status).toBe(204)
+    expect(await events.next()).toMatchObject({ event: 'message.updated', data: '{"type":"message.updated","messageIds":["yours"]}' })
+    await events.cancel()
+  })
+
   it('issues a token at its token route that the proxy’s bearerTokenAuth would accept', async () => {
     const res = await fetch(base + '/api/inbox-token', { method: 'POST', headers: { cookie: 'user=user-1' } })
     const { token } = (await res.json()) as { token: string }
@@ -137,6 +189,7 @@ describe('recipe: Next.js route handler', () => {
     process.env.INBOX_API_URL = env.INBOX_API_URL
     process.env.INBOX_API_KEY = env.INBOX_API_KEY
     process.env.INBOX_TOKEN_SECRET = env.INBOX_TOKEN_SECRET
+    process.env.INBOX_WEBHOOK_SECRET = env.INBOX_WEBHOOK_SECRET
     const route = await import('./recipes/next-route')
     const origin = 'http://localhost:3000'
     const feed = await route.GET(new Request(origin + FEED, { headers: await bearer('user-1') }))
@@ -161,5 +214,21 @@ describe('recipe: Next.js route handler', () => {
     )
     expect(other.status).toBe(403)
     expect(route.GET).toBe(route.POST)
+  })
+
+  it('answers GET /events with a streaming Response that the webhook route, the same handler, feeds', async () => {
+    const route = await import('./recipes/next-route')
+    expect([route.runtime, route.dynamic]).toEqual(['nodejs', 'force-dynamic'])
+    const origin = 'http://localhost:3000'
+    const response = await route.GET(new Request(origin + EVENTS, { headers: await bearer('user-1') }))
+    expect(response.status).toBe(200)
+    const events = readStream(response.body!)
+    expect((await events.next())?.event).toBe('ready')
+    const hooked = await route.POST(signedWebhook(origin + HOOK, messagePayload('user-1', ['next-1'])))
+    expect(hooked.status).toBe(204)
+    expect(JSON.parse((await events.next())!.data!).messageIds).toEqual(['next-1'])
+    // The client leaving cancels the body, which ends the stream on the server.
+    await events.cancel()
+    await events.ended
   })
 })

@@ -98,7 +98,7 @@ describe('subscriber tokens', () => {
     const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 60, now: at(T0) })
     const request = (authorization?: string) =>
       new Request('http://app.test/api/inbox', authorization ? { headers: { authorization } } : {})
-    expect(await authenticate(request(`Bearer ${token}`))).toBe('user-1')
+    expect(await authenticate(request(`Bearer ${token}`))).toEqual({ subscriberId: 'user-1', expiresAt: T0 + 60_000 })
     expect(await authenticate(request())).toBeNull()
     expect(await authenticate(request(`bearer ${token}`))).toBeNull()
     expect(await authenticate(request(`Bearer  ${token}`))).toBeNull()

@@ -6,7 +6,7 @@ import { createInboxProxy, createSubscriberToken, toNodeHandler, type NodeContex
  * `req.session.userId`); the proxy reads the same session, and a token route serves Bearer-token clients.
  */
 export function createApp(
-  env: { INBOX_API_URL: string; INBOX_API_KEY: string; INBOX_TOKEN_SECRET: string },
+  env: { INBOX_API_URL: string; INBOX_API_KEY: string; INBOX_TOKEN_SECRET: string; INBOX_WEBHOOK_SECRET: string },
   currentUser: (req: Request) => string | null,
 ): Express {
   const app = express()
@@ -18,6 +18,7 @@ export function createApp(
         apiKey: env.INBOX_API_KEY,
         basePath: '/api/inbox',
         authenticate: (_request, node) => currentUser(node!.req as Request),
+        events: { webhookSecret: env.INBOX_WEBHOOK_SECRET },
       }),
     ),
   )

@@ -1,4 +1,5 @@
-// The README's Next.js recipe, as app/api/inbox/[...path]/route.ts would hold it.
+// The README's Next.js recipe, as app/api/inbox/[...path]/route.ts would hold it: one handler for the API routes,
+// the event stream (GET /api/inbox/events) and the service's webhooks (POST /api/inbox/webhooks/messages).
 import { bearerTokenAuth, createInboxProxy } from '../../../src/proxy'
 
 const handler = createInboxProxy({
@@ -6,6 +7,10 @@ const handler = createInboxProxy({
   apiKey: process.env.INBOX_API_KEY!,
   basePath: '/api/inbox',
   authenticate: bearerTokenAuth(process.env.INBOX_TOKEN_SECRET!),
+  events: { webhookSecret: process.env.INBOX_WEBHOOK_SECRET! },
 })
 
+// Streams live in this process: run on Node, never prerendered or cached.
+export const runtime = 'nodejs'
+export const dynamic = 'force-dynamic'
 export { handler as GET, handler as POST, handler as PATCH }

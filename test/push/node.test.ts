@@ -1,0 +1,106 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMemoryBroker } from '../../src/proxy'
+import type { InboxEventBroker, InboxProxyHandler, NodeContext } from '../../src/proxy'
+import { startProxy } from '../proxy/harness'
+import { serveOverHttp } from '../proxy/http'
+
+const servers: { close(): Promise<void> }[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+/** Serves a plain fetch handler through toNodeHandler. */
+async function serve(handler: (request: Request) => Promise<Response>) {
+  const served = await serveOverHttp(Object.assign(handler, { methods: ['GET'] }) as unknown as InboxProxyHandler<NodeContext>)
+  servers.push(served)
+  return served.port
+}
+
+/** A GET whose response (headers) resolves as soon as they arrive. */
+function open(port: number, path: string, headers: Record<string, string> = {}) {
+  let req!: ClientRequest
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req = httpRequest({ host: '127.0.0.1', port, path, headers, agent: false }, resolve)
+    req.on('error', reject)
+    req.end()
+  })
+  return { req, response }
+}
+
+const until = async (check: () => boolean, ms = 2_000) => {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+describe('toNodeHandler with streamed answers', () => {
+  it('sends an event stream’s headers before its first chunk', async () => {
+    const port = await serve(async () => new Response(new ReadableStream(), { headers: { 'content-type': 'text/event-stream' } }))
+    const { req, response } = open(port, '/')
+    const res = await response
+    expect(res.headers['content-type']).toBe('text/event-stream')
+    req.destroy()
+  })
+
+  it('cancels the body as soon as the client goes away, not at the next chunk', async () => {
+    let cancelled = false
+    const port = await serve(
+      async () =>
+        new Response(
+          new ReadableStream({
+            start: (c) => c.enqueue(new TextEncoder().encode('first\n\n')),
+            cancel: () => void (cancelled = true),
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    )
+    const { req, response } = open(port, '/')
+    const res = await response
+    await new Promise((resolve) => res.once('data', resolve))
+    expect(cancelled).toBe(false)
+    req.destroy()
+    await until(() => cancelled)
+  })
+
+  it('lets the proxy’s stream stop listening to the broker when its client disconnects', async () => {
+    const inner = createMemoryBroker()
+    let listening = 0
+    const broker: InboxEventBroker = {
+      ...inner,
+      async subscribe(subscriberId, listener) {
+        const stop = await inner.subscribe(subscriberId, listener)
+        listening++
+        return () => {
+          listening--
+          stop()
+        }
+      },
+    }
+    const { proxy, bearer } = startProxy({ events: { broker, heartbeatMs: 60_000 } })
+    const served = await serveOverHttp(proxy)
+    servers.push(served)
+    const { req, response } = open(served.port, '/api/inbox/events', { authorization: await bearer('user-1') })
+    const res = await response
+    expect(res.statusCode).toBe(200)
+    await new Promise((resolve) => res.once('data', resolve))
+    expect(listening).toBe(1)
+    req.destroy()
+    await until(() => listening === 0)
+    // An event for them now reaches nobody and costs nothing.
+    await proxy.notify(['user-1'])
+  })
+
+  it('keeps a plain answer as it was: written whole, then ended', async () => {
+    const port = await serve(async () => new Response('x'.repeat(100_000), { headers: { 'content-type': 'text/plain' } }))
+    const { response } = open(port, '/')
+    const res = await response
+    let body = ''
+    res.setEncoding('utf8')
+    for await (const chunk of res) body += chunk
+    expect(body).toHaveLength(100_000)
+  })
+})
+
