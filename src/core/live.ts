@@ -41,6 +41,8 @@ const backoff = (failures: number) => Math.min(300_000, 1000 * 2 ** failures) * 
 interface TabState {
   focused: boolean
   visible: boolean
+  /** A toaster is shown there: arrivals are wanted. */
+  toasts: boolean
   at: number
 }
 
@@ -82,6 +84,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   const me = (): TabState => ({
     visible: typeof document !== 'object' || document.visibilityState !== 'hidden',
     focused: typeof document === 'object' && document.visibilityState !== 'hidden' && document.hasFocus(),
+    toasts: store.getState().toasters > 0,
     at: Date.now(),
   })
   /** What the profile does: a tab focused, visible, or none; tabs unheard of for 90 s no longer count. */
@@ -146,7 +149,9 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   /** New notifications since the last look: the newest unseen ones, as many as the unseen count grew. */
   async function arrivals(before: CountData | undefined, after: CountData | undefined) {
     const grew = before && after ? after.count - before.count : 0
-    if (grew <= 0) return
+    // Fetched only for someone who shows or hears them: a toaster in some tab, or `onNotification`.
+    const wanted = options().onNotification || me().toasts || [...tabs.values()].some((t) => t.toasts)
+    if (grew <= 0 || !wanted) return
     const page = await client.getFeed(subscriberId, { seen: false, limit: Math.min(grew, 20) })
     const items = page.data.filter((i) => !notified.includes(i._id))
     if (!items.length) return
@@ -236,6 +241,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   off.push(focusManager.subscribe(changed), onlineManager.subscribe((online) => (online ? soon() : plan())))
   const announce = setInterval(() => post({ t: 'tab', id, ...me() }), 60_000)
   off.push(() => clearInterval(announce))
+  // A toaster mounted or unmounted here: the leader learns whether to fetch arrivals.
+  off.push(store.subscribe((s, prev) => s.toasters !== prev.toasters && post({ t: 'tab', id, ...me() })))
   // "Try again" succeeded (sync.retry clears the trouble): no more backoff.
   off.push(
     store.subscribe((s, prev) => {
@@ -284,6 +291,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
           if (!response.ok || !response.body) throw new Error(String(response.status))
           attempt = 0
           streaming = true
+          store.setState({ source: 'stream' })
           plan()
           await read(response.body, (event) => {
             last = event.id ?? last
@@ -295,6 +303,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
           // Gone or refused: back off, poll meanwhile.
         }
         streaming = false
+        store.setState({ source: 'poll' })
         if (abort.signal.aborted) return
         plan()
         await new Promise((resolve) => setTimeout(resolve, backoff(++attempt)))

@@ -42,6 +42,10 @@ export interface SyncState {
   trouble: Trouble | null
   /** The latest notifications to arrive in this browser profile (for toasts), numbered. */
   arrived: { items: FeedItem[]; n: number } | null
+  /** How this tab hears of news: the proxy's event stream (as the leader), or looking at intervals. */
+  source: 'stream' | 'poll'
+  /** Toasters shown in this tab: new items are fetched for them (and for `onNotification`) only. */
+  toasters: number
 }
 
 /** The last look for news failed: why, and when the next one goes (`null`: not until something changes). */
@@ -88,6 +92,8 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     told: 0,
     trouble: null,
     arrived: null,
+    source: 'poll',
+    toasters: 0,
   }))
   const set = store.setState
   const cache = queryClient.getQueryCache()

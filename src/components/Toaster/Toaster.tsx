@@ -41,6 +41,11 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
   const [toasts, setToasts] = useState<Toast[]>([])
   const [held, setHeld] = useState(false)
   const seen = useRef(arrived?.n ?? 0)
+  // Counted in the provider, so that new notifications are fetched only while some tab shows toasts.
+  useEffect(() => {
+    sync.store.setState((s) => ({ toasters: s.toasters + 1 }))
+    return () => sync.store.setState((s) => ({ toasters: s.toasters - 1 }))
+  }, [sync])
 
   useEffect(() => {
     if (!arrived || arrived.n === seen.current) return

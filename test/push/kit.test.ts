@@ -1,0 +1,102 @@
+/**
+ * The kit reading the proxy's event stream: an arrival shows at once while polling waits a minute; when the
+ * stream cannot be had the kit polls at its usual pace, and it drops back to the slow safety net once the
+ * stream returns. Against the demo's backend in process: the reference service, its signed webhooks and the
+ * proxy with `events`.
+ */
+import { QueryClient } from '@tanstack/react-query'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createDemo } from '../../demo/server/backend'
+import { createSubscriberClient } from '../../src/api/client'
+import { startLive } from '../../src/core/live'
+import { countQueryOptions, inboxKeys } from '../../src/core/queries'
+import { createInboxSync } from '../../src/core/sync'
+
+const SECRET = 'kit-push-test-secret-of-at-least-32-bytes'
+const JSON_SAME_ORIGIN = { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }
+const stops: (() => void)[] = []
+afterEach(() => stops.splice(0).forEach((stop) => stop()))
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+async function until(check: () => boolean, timeout = 5000): Promise<number> {
+  const start = Date.now()
+  while (!check()) {
+    if (Date.now() - start > timeout) throw new Error('timed out')
+    await sleep(10)
+  }
+  return Date.now() - start
+}
+
+async function setup() {
+  const { backend } = createDemo({ secret: SECRET })
+  const call = (path: string, init?: RequestInit) => backend(new Request('http://demo.test' + path, init))
+  const session = (await (
+    await call('/demo-auth/session', { method: 'POST', headers: JSON_SAME_ORIGIN, body: JSON.stringify({ subscriberId: 'demo-user' }) })
+  ).json()) as { token: string }
+  const sent: string[] = []
+  let streamDown = false
+  const client = createSubscriberClient({
+    baseUrl: 'http://demo.test/api/inbox',
+    getHeaders: () => ({ authorization: `Bearer ${session.token}` }),
+    retry: false,
+    fetch: async (input, init) => {
+      const url = new URL(String(input))
+      sent.push(`${init?.method ?? 'GET'} ${url.pathname}${url.search}`)
+      if (streamDown && url.pathname.endsWith('/events')) return new Response('down', { status: 503 })
+      return backend(new Request(url, init))
+    },
+  })
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const sync = createInboxSync(client, queryClient, 'demo-user')
+  for (const kind of ['unread', 'unseen'] as const)
+    await queryClient.fetchQuery({ ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind) })
+  const unread = () => queryClient.getQueryData<{ count: number }>(inboxKeys.count('demo-user', 'unread'))!.count
+  const trigger = () =>
+    call('/demo-admin/v1/events/trigger', {
+      method: 'POST',
+      headers: { ...JSON_SAME_ORIGIN, authorization: `Bearer ${session.token}` },
+      body: JSON.stringify({ name: 'comment-mention', to: 'demo-user' }),
+    })
+  const polls = () => sent.filter((r) => r.includes('read=false&limit=1')).length
+  return { sync, sent, unread, trigger, polls, setStreamDown: (down: boolean) => (streamDown = down) }
+}
+
+describe('the kit on the proxy’s event stream', () => {
+  it('shows an arrival within a second while polling waits a minute, and sends nothing else meanwhile', async () => {
+    const t = await setup()
+    // A short period: only the stream can explain an update before it, and it must quiet the polling.
+    stops.push(startLive(t.sync, () => ({ interval: 400 })))
+    await until(() => t.sync.store.getState().source === 'stream')
+    const polled = t.polls()
+    await sleep(1500)
+    const quiet = t.sent.length
+    expect(t.polls()).toBe(polled)
+    const before = t.unread()
+    expect((await t.trigger()).status).toBe(201)
+    const took = await until(() => t.unread() === before + 1, 2000)
+    expect(took).toBeLessThan(1000)
+    console.info(`[measure] trigger → count through the stream (in process): ${took} ms`)
+    // The look it caused: two count requests; no poll before or after.
+    await sleep(1200)
+    expect(t.sent.slice(quiet).filter((r) => !r.endsWith('/events')), t.sent.slice(quiet).join('\n')).toHaveLength(2)
+  })
+
+  it('polls at its usual pace while the stream cannot be had, and drops back to the safety net when it returns', async () => {
+    const t = await setup()
+    t.setStreamDown(true)
+    stops.push(startLive(t.sync, () => ({ interval: 300 })))
+    await sleep(2000)
+    const whileDown = t.polls()
+    expect(whileDown).toBeGreaterThanOrEqual(4)
+    const before = t.unread()
+    await t.trigger()
+    await until(() => t.unread() === before + 1, 2000)
+
+    t.setStreamDown(false)
+    // The stream's own backoff brings it back within a few seconds; then polling drops to once a minute.
+    await until(() => t.sync.store.getState().source === 'stream', 15_000)
+    const polled = t.polls()
+    await sleep(1500)
+    expect(t.polls()).toBe(polled)
+  }, 30_000)
+})
