@@ -111,9 +111,14 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
 
+  let looking = false
+  let again = false
   async function look() {
     clearTimeout(timer)
     if (!leading || stopped) return
+    // A look asked for while one is out goes once that one is done: it may have read before the news.
+    if (looking) return void (again = true)
+    looking = true
     lastLook = Date.now()
     const before = sync.counts()[1]
     try {
@@ -131,7 +136,9 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     } catch (error) {
       failed(error as Error)
     }
-    plan()
+    looking = false
+    if (again) (again = false), void look()
+    else plan()
   }
 
   function failed(error: Error) {
@@ -196,6 +203,14 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
                 : 'the service failed; the inbox retries with backoff'
     console.warn(`inbox-kit: looking for news failed (${status ?? error.name}: ${error.message}) — ${fix}.`)
   }
+
+  /** A look at once for an event of the stream: events that come together make one look. */
+  let nudged: ReturnType<typeof setTimeout> | undefined
+  const nudge = () => {
+    clearTimeout(nudged)
+    nudged = setTimeout(() => void look(), 20)
+  }
+  off.push(() => clearTimeout(nudged))
 
   /** A look soon, unless one just went (focus and reconnect flap). */
   const soon = () => {
@@ -297,7 +312,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
             last = event.id ?? last
             // `ready`: live from here. `reset`: events were lost, look at everything. Anything else: news.
             if (event.event === 'reset') void sync.refresh(true).catch(() => {})
-            else if (event.event !== 'ready') (activity().visible ? soon : () => (missed = true))()
+            else if (event.event !== 'ready') activity().visible ? nudge() : (missed = true)
           })
         } catch {
           // Gone or refused: back off, poll meanwhile.
