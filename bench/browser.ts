@@ -48,8 +48,13 @@ export async function interleavedLoads(
         await page.goto(target.server.url + target.path)
         const own = (samples[target.id] ??= {})
         for (const name of Object.keys(target.conditions)) (own[name] ??= []).push(await seenAt(page, name))
+        // The JS heap once mounted and settled, after a full collection: what the app keeps.
+        await page.waitForTimeout(SETTLE_MS)
+        const cdp = await page.context().newCDPSession(page)
+        await cdp.send('HeapProfiler.collectGarbage')
+        ;(own.heapBytes ??= []).push((await cdp.send('Runtime.getHeapUsage')).usedSize)
+        await cdp.detach()
         if (target.open) {
-          await page.waitForTimeout(SETTLE_MS)
           await watchMore(page, target.open.conditions)
           await page.locator(target.open.click).first().click()
           const at = await clickedAt(page)

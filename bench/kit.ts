@@ -53,6 +53,27 @@ export async function kitPage(): Promise<PageServer> {
   return server
 }
 
+/** The floor (React + React Query + zustand, a bell with a count and nothing else), on the same service. */
+export const FLOOR_PAGE = fileURLToPath(new URL('./apps/floor.tsx', import.meta.url))
+
+export async function floorPage(): Promise<PageServer> {
+  const server = await servePage(await buildPage(FLOOR_PAGE))
+  serve(server, 50)
+  return server
+}
+
+export function floorMountTarget(server: PageServer): MountTarget {
+  return {
+    id: 'floor',
+    server,
+    path: query(),
+    conditions: {
+      bellRendered: "return document.querySelector('.floor-bell')",
+      bellCount: "const b = document.querySelector('.floor-bell span'); return b && Number(b.dataset.count) > 0",
+    },
+  }
+}
+
 /** The kit's mount loads: closed (bell drawn, bell with count) and open (first page of the feed). */
 export function kitMountTargets(server: PageServer): MountTarget[] {
   return [

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { launchBrowser, CHROMIUM_PATH } from '../test/support/browser'
 import { interleavedLoads, MOUNT_RUNS, peerPage, round, type MountTarget } from './browser'
 import { measureBundle, type BundleCost } from './bundle'
-import { kitMountTargets, kitPage, kitScenarios, type KitBrowserResults } from './kit'
+import { floorMountTarget, floorPage, kitMountTargets, kitPage, kitScenarios, type KitBrowserResults } from './kit'
 import type { PageServer } from './pages'
 import { ensurePeers, PEERS, PEERS_DIR } from './peers'
 import { renderReadme, renderTable } from './table'
@@ -31,6 +31,8 @@ export interface KitResult {
   mount?: Outcome<{
     bellRendered?: number
     bellCount?: number
+    /** JS heap in use once mounted and settled, after a full collection. */
+    heapBytes?: number
     feedFirstPage?: number
     /** From the click on the bell. */
     popoverShown?: number
@@ -40,6 +42,8 @@ export interface KitResult {
   longFeed?: Outcome<KitBrowserResults['longFeed']>
   optimistic?: Outcome<KitBrowserResults['optimistic']>
   requests?: Outcome<KitBrowserResults['requests']>
+  /** The bundles of the other shapes (parts, inline, page, Markdown). */
+  shapes?: Record<string, Outcome<BundleCost>>
 }
 
 /** Everything one run measured; the shape of bench/results/latest.json. */
@@ -61,11 +65,17 @@ export interface BenchResults {
   bundler: string
   kits: Record<string, KitResult>
   service: Outcome<unknown>
+  /** The other benchmark scripts' results (bench/<name>.ts, each also in bench/results/<name>.json). */
+  extra?: Record<string, Outcome<unknown>>
   notes: string[]
 }
 
 const args = process.argv.slice(2)
-const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'size,browser,service').split(','))
+/** The other benchmark scripts, each run alone and writing bench/results/<name>.json. */
+const SCRIPTS = ['proxy', 'push', 'push-browser', 'live', 'consistency', 'click'] as const
+const only = new Set(
+  (args.find((a) => a.startsWith('--only='))?.slice(7) ?? ['size', 'browser', 'service', ...SCRIPTS].join(',')).split(','),
+)
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? MOUNT_RUNS)
 
 const attempt = async <T>(what: string, run: () => Promise<T>): Promise<Outcome<T>> => {
@@ -120,6 +130,7 @@ async function main(): Promise<void> {
     bundler: `vite ${version('vite', ROOT)} (production, minified; react, react-dom, react/jsx-runtime external)`,
     kits: {
       'inbox-kit': { package: 'inbox-kit', version: kitVersion, bundle: { error: 'not run' } },
+      floor: { package: 'floor: React Query + zustand', version: version('@tanstack/react-query', ROOT), bundle: { error: 'not run' } },
       ...Object.fromEntries(
         PEERS.map((p) => [p.id, { package: p.name, version: version(p.name, PEERS_DIR), bundle: { error: 'not run' } }]),
       ),
@@ -133,6 +144,12 @@ async function main(): Promise<void> {
     console.error('Bundle cost')
     kit.bundle = await attempt('inbox-kit <Inbox/>', () => measureBundle(here('./apps/inbox.tsx')))
     kit.hooksBundle = await attempt('inbox-kit hooks', () => measureBundle(here('./apps/hooks.tsx')))
+    results.kits.floor!.bundle = await attempt('floor', () => measureBundle(here('./apps/floor.tsx')))
+    // What each shape costs an app that uses it (the one-line <Inbox/> pays for none of the others).
+    kit.shapes = {}
+    for (const shape of ['parts', 'inline', 'page', 'markdown'])
+      if (existsSync(here(`./apps/${shape}.tsx`)))
+        kit.shapes[shape] = await attempt(`inbox-kit ${shape}`, () => measureBundle(here(`./apps/${shape}.tsx`)))
     for (const peer of PEERS) {
       const result = results.kits[peer.id]!
       result.bundle = await attempt(peer.name, () => measureBundle(peer.entry))
@@ -154,6 +171,12 @@ async function main(): Promise<void> {
         servers.push(own)
         targets.push(...kitMountTargets(own))
       }
+      const floor = await attempt('build floor page', floorPage)
+      if ('error' in floor) results.kits.floor!.mount = floor
+      else {
+        servers.push(floor)
+        targets.push(floorMountTarget(floor))
+      }
       for (const peer of PEERS) {
         const server = await attempt(`build ${peer.name} page`, () => peerPage(peer.entry))
         if ('error' in server) results.kits[peer.id]!.mount = server
@@ -172,6 +195,7 @@ async function main(): Promise<void> {
         interleavedLoads(browser, targets, runs),
       )
       const loaded = (id: string) => ('error' in loads ? loads : loads[id]!)
+      if (!('error' in floor)) results.kits.floor!.mount = loaded('floor')
       if (!('error' in own)) {
         const [closed, open] = [loaded('inbox-kit'), loaded('inbox-kit open')]
         kit.mount = 'error' in closed ? closed : 'error' in open ? open : { ...closed, ...open }
@@ -187,6 +211,13 @@ async function main(): Promise<void> {
       await Promise.all(servers.map((s) => s.close()))
       await browser.close()
     }
+  }
+
+  results.extra = { ...previous?.extra }
+  for (const name of SCRIPTS) {
+    if (!only.has(name)) continue
+    console.error(`bench/${name}.ts`)
+    results.extra[name] = await attempt(`bench/${name}.ts`, async () => runScript(name))
   }
 
   if (only.has('service')) {
@@ -219,6 +250,15 @@ function carryOver(previous: BenchResults | undefined, results: BenchResults, ke
     if (!into) continue
     for (const key of keys) if (kit[key] !== undefined) Object.assign(into, { [key]: kit[key] })
   }
+}
+
+/** Runs one of the other benchmark scripts, which writes bench/results/<name>.json. */
+function runScript(name: string): unknown {
+  const script = here(`./${name}.ts`)
+  if (!existsSync(script)) throw new Error(`bench/${name}.ts is missing`)
+  const out = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 2, 'inherit'] })
+  if (out.status !== 0) throw new Error(`bench/${name}.ts exited ${out.status}`)
+  return JSON.parse(readFileSync(here(`./results/${name}.json`), 'utf8'))
 }
 
 /** Runs the reference service's own benchmark (bench/service.ts, which writes bench/results/service.json). */

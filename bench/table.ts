@@ -25,6 +25,10 @@ const ROWS: Row[] = [
   ['Lazy chunks, gzip (not in the above)', size((b) => b.lazy.gzip, (k) => k.bundle)],
   ['Headless hooks alone, gzip', size((b) => b.gzip, (k) => k.hooksBundle)],
   ['Mount: bell drawn (first render)', (k) => (ok(k.mount) ? ms(ok(k.mount)?.bellRendered) : (failed(k.mount) ?? '–'))],
+  ['Mount: JS heap after mount (collected)', (k) => {
+    const h = ok(k.mount)?.heapBytes
+    return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MB`
+  }],
   ['Mount: bell showing its count', (k) => ms(ok(k.mount)?.bellCount)],
   ['Mount: open feed showing page 1', (k) => ms(ok(k.mount)?.feedFirstPage)],
   ['Click on the bell → popover shown', (k) => ms(ok(k.mount)?.popoverShown)],
@@ -76,6 +80,14 @@ export function renderTable(results: BenchResults): string {
     `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
     ...ROWS.map(([label, cell]) => `| ${[label, ...kits.map(cell)].join(' | ')} |`),
   ]
+  // First DOM against the floor's (React + React Query + zustand): what each kit adds to the path to the bell.
+  const floor = ok(results.kits.floor?.mount)?.bellRendered
+  if (floor)
+    lines.splice(
+      2 + ROWS.findIndex(([label]) => label.startsWith('Mount: bell drawn')) + 1,
+      0,
+      `| Mount: bell drawn ÷ the floor's | ${kits.map((k) => (ok(k.mount)?.bellRendered ? `${(ok(k.mount)!.bellRendered! / floor).toFixed(2)}×` : '–')).join(' | ')} |`,
+    )
   return [lines.join('\n'), '', renderService(results.service)].join('\n')
 }
 

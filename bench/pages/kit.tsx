@@ -15,5 +15,7 @@ createRoot(document.getElementById('root')!).render(
     defaultOpen={params.has('open')}
     countKind={params.get('count') === 'unread' ? 'unread' : 'unseen'}
     limit={params.has('limit') ? Number(params.get('limit')) : undefined}
+    // The reference service has no event stream (that is the proxy's, measured by bench/push-browser.ts).
+    stream={false}
   />,
 )
