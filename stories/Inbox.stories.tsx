@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { Inbox, useCounts, useFeed, useMarkAs } from '../src'
 import type { InboxViewProps } from '../src'
-import { FAILING, LOADING, lookArgTypes, UNSTYLED_PARAMETERS, withService } from './support/decorators'
+import { FAILING, failingWith, LOADING, lookArgTypes, MALFORMED, UNSTYLED_PARAMETERS, withService } from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture, longFeedFixture, unreadFixture } from './support/fixtures'
 import type { ScopeLook } from './support/ServiceScope'
@@ -60,6 +60,21 @@ export const Loading: Story = { parameters: service({ faults: LOADING }) }
 
 /** The service answers 500: the error state offers a retry. */
 export const Error: Story = { parameters: service({ faults: FAILING }) }
+
+/** 401: the session ended; the inbox says so and stops looking until a tab is focused again. */
+export const SignedOut: Story = { parameters: service({ faults: failingWith(401) }) }
+
+/** 403: this user may not see this inbox. */
+export const Forbidden: Story = { parameters: service({ faults: failingWith(403) }) }
+
+/** 404: no such subscriber, or a wrong address. */
+export const NotFound: Story = { parameters: service({ faults: failingWith(404) }) }
+
+/** 503: the service is down; the inbox retries with backoff and says when. */
+export const Unavailable: Story = { parameters: service({ faults: failingWith(503) }) }
+
+/** An answer the kit cannot read. */
+export const Malformed: Story = { parameters: service({ faults: MALFORMED }) }
 
 /** 10,000 notifications; the feed renders only what is in view and loads pages as it scrolls. */
 export const LongFeed: Story = { parameters: service({ fixture: () => longFeedFixture(10_000) }) }

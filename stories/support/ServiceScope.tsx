@@ -1,10 +1,18 @@
-import { useMemo, useState } from 'react'
+import { createContext, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { InboxProvider } from '../../src'
 import { createInboxClient } from '../../src/client'
 import { createService } from '../../server'
-import type { FaultRule, Fixture } from '../../server'
+import type { FaultRule, Fixture, Service } from '../../server'
 import { STORY_SUBSCRIBER, defaultFixture } from './fixtures'
+import { ar } from '../../src/locales/ar'
+import { de } from '../../src/locales/de'
+import { es } from '../../src/locales/es'
+import { fr } from '../../src/locales/fr'
+import { ja } from '../../src/locales/ja'
+
+/** The locales the stories' control offers (an app imports only those it uses). */
+const MESSAGES: Record<string, typeof de> = { de, fr, es, ja, ar }
 
 /** How a story seeds its own reference service. */
 export interface ServiceSetup {
@@ -14,6 +22,8 @@ export interface ServiceSetup {
   faults?: FaultRule[]
   /** @default STORY_SUBSCRIBER */
   subscriberId?: string
+  /** How often the inbox looks for news, in ms (the stories of arrivals look often). @default the adaptive cadence */
+  pollInterval?: number
 }
 
 /** Provider props a story can control. */
@@ -23,6 +33,9 @@ export interface ScopeLook {
 }
 
 let scopes = 0
+
+/** The story's own reference service, for stories that act on it (send a notification). */
+export const ServiceContext = createContext<Service | null>(null)
 
 /**
  * A reference service running in the page, seeded for one story, and an `InboxProvider` talking to it
@@ -50,8 +63,17 @@ export function ServiceScope({ setup = {}, look = {}, children }: { setup?: Serv
     [service],
   )
   return (
-    <InboxProvider subscriberId={setup.subscriberId ?? STORY_SUBSCRIBER} client={client} theme={look.theme} locale={look.locale}>
-      {children}
-    </InboxProvider>
+    <ServiceContext.Provider value={service}>
+      <InboxProvider
+        subscriberId={setup.subscriberId ?? STORY_SUBSCRIBER}
+        client={client}
+        theme={look.theme}
+        messages={look.locale ? MESSAGES[look.locale] : undefined}
+        stream={false}
+        {...(setup.pollInterval === undefined ? {} : { pollInterval: setup.pollInterval })}
+      >
+        {children}
+      </InboxProvider>
+    </ServiceContext.Provider>
   )
 }

@@ -52,6 +52,10 @@ export const lookArgTypes = {
 export const LOADING = [{ latency: 600_000 }]
 /** Faults that answer every request with a 500. */
 export const FAILING = [{ status: 500 }]
+/** Faults that answer every read with `status` (401 signed out, 403 no access, 404 not found, 503 unavailable). */
+export const failingWith = (status: number) => [{ method: 'GET', status }]
+/** Faults that answer every read with a body that is not the API's. */
+export const MALFORMED = [{ method: 'GET', malformed: true }]
 
 /**
  * Parameters of an Unstyled story (tagged `unstyled`, a tag the story tests read from index.json): with the

@@ -49,6 +49,9 @@ describe('every story renders clean in Chromium', () => {
     }
     const scenarios = ['Default', 'Unread', 'Empty', 'Loading', 'Error', 'Long Feed', 'Dark', 'RTL', 'Unstyled']
     expect(names('Inbox/Inbox')).toEqual(expect.arrayContaining([...scenarios, 'Custom Render', 'Headless']))
+    // Every failure the inbox tells apart has a story of its own, and so do toasts.
+    expect(names('Inbox/Inbox')).toEqual(expect.arrayContaining(['Signed Out', 'Forbidden', 'Not Found', 'Unavailable', 'Malformed']))
+    expect(names('Inbox/Toaster')).toEqual(expect.arrayContaining(['Default', 'Dark', 'RTL']))
   })
 
   it('renders every story without an error or an axe violation', async () => {
