@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react'
+import { Suspense, lazy, useId, useMemo, useState } from 'react'
 import type { ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { formatCount } from '../../core/format'
@@ -8,13 +8,16 @@ import { Feed } from '../Feed/Feed'
 import type { FeedProps } from '../Feed/Feed'
 import type { ViewportRect } from '../Feed/useVirtualRows'
 import { BackIcon, CheckAllIcon, SettingsIcon } from '../internal/icons'
-import { ErrorBanner } from '../internal/parts'
+import { ErrorBanner, Skeleton } from '../internal/parts'
 import { useUI } from '../internal/ui'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
-import { PreferencesPanel } from '../PreferencesPanel/PreferencesPanel'
 import { InboxTabs, tabElementId } from './InboxTabs'
 import type { InboxTab } from './InboxTabs'
 import { InboxClose, InboxHeader, useInRoot } from './parts'
+
+
+const loadSettings = () => import('../PreferencesPanel/PreferencesPanel')
+const PreferencesPanel = /* @__PURE__ */ lazy(() => loadSettings().then((m) => ({ default: m.PreferencesPanel })))
 
 /** What the feed and settings views of every inbox shape (popover, inline, page) take. */
 export interface InboxPanelProps<P extends JsonObject = JsonObject> {
@@ -90,8 +93,17 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
   )
   const active = tabs.find((t) => t.id === tab) ?? tabs[0]!
   const feed = view === 'feed'
-  const iconButton = (label: string, icon: ReactElement, onClick: () => void, disabled?: boolean) => (
-    <button type="button" {...c('inbox-icon-button')} aria-label={label} title={label} disabled={disabled} onClick={onClick}>
+  const iconButton = (label: string, icon: ReactElement, onClick: () => void, disabled?: boolean, preload?: () => void) => (
+    <button
+      type="button"
+      {...c('inbox-icon-button')}
+      aria-label={label}
+      title={label}
+      disabled={disabled}
+      onClick={onClick}
+      onPointerEnter={preload}
+      onFocus={preload}
+    >
       {icon}
     </button>
   )
@@ -109,7 +121,8 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
               markAll.isPending || counts.unread === 0,
             )}
             {showPreferences &&
-              iconButton(m.openPreferences, <SettingsIcon width={18} height={18} />, () => setView('preferences'))}
+              // The settings view is a module of its own, fetched when its button is first pointed at or focused.
+              iconButton(m.openPreferences, <SettingsIcon width={18} height={18} />, () => setView('preferences'), false, loadSettings)}
           </div>
         )}
         {closable && <InboxClose data-inbox-close="" />}
@@ -142,7 +155,9 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
         </>
       ) : (
         <div {...c('inbox-popover__panel')} data-scroll="">
-          <PreferencesPanel />
+          <Suspense fallback={<Skeleton c={c} label={m.loading} rows={3} lines={2} />}>
+            <PreferencesPanel />
+          </Suspense>
           {settings}
         </div>
       )}
