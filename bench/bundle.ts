@@ -59,6 +59,9 @@ export function buildBase(entry: string): InlineConfig {
  * settings are equal for all.
  */
 export async function measureBundle(entry: string): Promise<BundleCost> {
+  // Under Vitest NODE_ENV is `test`, which makes the React plugin emit its development JSX: build as production.
+  const env = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
   const result = await build({
     ...buildBase(entry),
     build: {
@@ -71,6 +74,8 @@ export async function measureBundle(entry: string): Promise<BundleCost> {
       // An app's entry, not a library's: code its lazy chunks share stays in it instead of a chunk of its own.
       rollupOptions: { external: REACT_EXTERNAL, preserveEntrySignatures: 'allow-extension' },
     },
+  }).finally(() => {
+    process.env.NODE_ENV = env
   })
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]
   const files = outputs.flatMap((output) => output.output)

@@ -30,7 +30,6 @@ export interface InboxMessages {
   emptyBody: string
   emptyUnreadTitle: string
   errorTitle: string
-  errorBody: string
   retry: string
   newNotifications: PluralMessage
   markAsRead: string

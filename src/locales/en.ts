@@ -25,7 +25,6 @@ export const en: InboxMessages = {
   emptyBody: 'New notifications will show up here.',
   emptyUnreadTitle: 'No unread notifications',
   errorTitle: 'Notifications couldn’t be loaded',
-  errorBody: 'Check your connection and try again.',
   retry: 'Try again',
   newNotifications: { one: '{count} new notification', other: '{count} new notifications' },
   markAsRead: 'Mark as read',
