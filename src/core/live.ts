@@ -63,6 +63,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let streaming = false
   let missed = false
   let lastLook = 0
+  /** When the current period began: the end of the last look, or when this tab began to lead. */
+  let periodStart = 0
 
   const post = (message: TabMessage) => {
     try {
@@ -104,7 +106,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   const plan = () => {
     clearTimeout(timer)
     const delay = period()
-    if (leading && delay < Infinity) timer = setTimeout(look, delay)
+    // Counted from the period's start, so that what other tabs report does not put the next look off.
+    if (leading && delay < Infinity) timer = setTimeout(look, Math.max(0, periodStart + delay - Date.now()))
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
 
@@ -128,6 +131,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     } catch (error) {
       failed(error as Error)
     }
+    periodStart = Date.now()
     plan()
   }
 
@@ -234,6 +238,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     off.push(() => window.removeEventListener('focus', onFocus), () => window.removeEventListener('blur', changed))
   }
   off.push(focusManager.subscribe(changed), onlineManager.subscribe((online) => (online ? soon() : plan())))
+  // A tab that opens says so at once: the leader may be hidden while this one is focused.
+  post({ t: 'tab', id, ...me() })
   const announce = setInterval(() => post({ t: 'tab', id, ...me() }), 60_000)
   off.push(() => clearInterval(announce))
   // "Try again" succeeded (sync.retry clears the trouble): no more backoff.
@@ -247,6 +253,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let stopStream = () => {}
   const lead = () => {
     leading = true
+    periodStart = Date.now()
     post({ t: 'hello' })
     if (options().stream !== false) stopStream = listen()
     plan()
