@@ -127,12 +127,32 @@ describe.concurrent('tabs of one browser profile', () => {
     await sleep(300)
     const leader = await soleLeader(tabs)
     const follower = tabs.find((t) => t !== leader)!
+    // Every state the page shows from now on: the bell's count and the newest item of the list.
+    const shows = await Promise.all(
+      tabs.map((tab) =>
+        tab.page.evaluateHandle(() => {
+          const states: [number, string | null][] = []
+          const note = () =>
+            states.push([
+              Number(document.querySelector('.inbox-bell')!.getAttribute('data-count')),
+              document.querySelector('[data-inbox-item]')!.getAttribute('data-id'),
+            ])
+          new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true })
+          return states
+        }),
+      ),
+    )
     const from = Date.now()
     await trigger(service)
     const [id] = await newestIds(service)
     for (const tab of tabs) {
       await until('the bell shows 6', async () => (await tab.bell()) === 6)
       await tab.page.locator(`[data-inbox-item][data-id="${id}"]`).waitFor()
+    }
+    // Count and list change in one commit: no state shows the new count beside the old list, or the reverse.
+    for (const states of await Promise.all(shows.map((h) => h.jsonValue()))) {
+      expect(states.some(([count, newest]) => count === 6 && newest === id)).toBe(true)
+      expect(states.filter(([count, newest]) => (count === 6) !== (newest === id))).toEqual([])
     }
     // Nothing new since: the leader keeps looking, the follower sends nothing.
     const shown = Date.now()
