@@ -65,6 +65,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let streaming = false
   let missed = false
   let lastLook = 0
+  /** When the current period began: the end of the last look, or when this tab began to lead. */
+  let periodStart = 0
 
   const post = (message: TabMessage) => {
     try {
@@ -107,7 +109,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   const plan = () => {
     clearTimeout(timer)
     const delay = period()
-    if (leading && delay < Infinity) timer = setTimeout(look, delay)
+    // Counted from the period's start, so that what other tabs report does not put the next look off.
+    if (leading && delay < Infinity) timer = setTimeout(look, Math.max(0, periodStart + delay - Date.now()))
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
 
@@ -125,8 +128,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       const changed = await sync.refresh()
       failures = 0
       paused = false
-      setTrouble(null)
-      post({ t: 'trouble' })
+      // All clear, told to the other tabs only when something was wrong.
+      if (store.getState().trouble) setTrouble(null), post({ t: 'trouble' })
       if (changed) {
         const counts = sync.counts()
         post({ t: 'news', counts })
@@ -137,6 +140,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       failed(error as Error)
     }
     looking = false
+    periodStart = Date.now()
     if (again) (again = false), void look()
     else plan()
   }
@@ -223,6 +227,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   off.push(
     sync.listen((m) => {
       if (m.t === 'tab') tabs.set(m.id as string, m as unknown as TabState), leading && plan()
+      else if (m.t === 'gone') tabs.delete(m.id as string), leading && plan()
       else if (m.t === 'check') leading && soon()
       else if (m.t === 'hello') post({ t: 'tab', id, ...me() })
       else if (m.t === 'news') void sync.refresh(false, m.counts as CountData[]).catch(() => {})
@@ -248,12 +253,22 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     else leading && plan()
   }
   const onFocus = () => ((paused = false), changed())
+  // A closing tab takes its focus with it: the leader stops counting on it at once, not in 90 s.
+  const gone = () => post({ t: 'gone', id })
   if (typeof window === 'object') {
     window.addEventListener('focus', onFocus)
     window.addEventListener('blur', changed)
-    off.push(() => window.removeEventListener('focus', onFocus), () => window.removeEventListener('blur', changed))
+    window.addEventListener('pagehide', gone)
+    off.push(
+      () => window.removeEventListener('focus', onFocus),
+      () => window.removeEventListener('blur', changed),
+      () => window.removeEventListener('pagehide', gone),
+      gone,
+    )
   }
   off.push(focusManager.subscribe(changed), onlineManager.subscribe((online) => (online ? soon() : plan())))
+  // A tab that opens says so at once: the leader may be hidden while this one is focused.
+  post({ t: 'tab', id, ...me() })
   const announce = setInterval(() => post({ t: 'tab', id, ...me() }), 60_000)
   off.push(() => clearInterval(announce))
   // A toaster mounted or unmounted here: the leader learns whether to fetch arrivals.
@@ -269,6 +284,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let stopStream = () => {}
   const lead = () => {
     leading = true
+    periodStart = Date.now()
     post({ t: 'hello' })
     if (options().stream !== false) stopStream = listen()
     plan()
