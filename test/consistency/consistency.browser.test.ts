@@ -44,7 +44,7 @@ async function loadWithSlowCounts() {
   }
 }
 
-/** What a failing seed did, to reproduce it: `npx tsx bench/consistency.ts --seeds=<seed>`. */
+/** What a failing seed did, to run it again: `npx tsx bench/consistency.ts --seed=<seed>`. */
 const story = (r: SeedReport) => `seed ${r.seed}: ${r.actions.join(', ')}`
 
 describe('<Inbox> under 30 quick actions, every mark-as 300 ms late and a quarter of them failing for good', () => {

@@ -3,7 +3,7 @@
  * 50, open) over the reference service in this page, behind a forwarder that delays and fails writes,
  * and a plain React list of 40 rows beside it. Query string: `seed`, `latency` (ms per mark-as),
  * `fail` (share of writes failing for good), `read` (ms per read), `countRead` (ms per
- * read of a count), `items`.
+ * read of a count), `items`, `layout` (`tall`, the default, holds all 40 rows in view; `popover` keeps its size).
  */
 import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
@@ -19,6 +19,7 @@ const params = new URLSearchParams(location.search)
 const number = (name: string, fallback: number) => (params.has(name) ? Number(params.get(name)) : fallback)
 const items = number('items', 40)
 const BASE = 'http://inbox.test'
+document.documentElement.dataset.layout = params.get('layout') ?? 'tall'
 
 const service = createService({
   fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, items, (i) => ({ subject: `Notification ${i}` })) }),
