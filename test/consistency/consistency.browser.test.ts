@@ -6,8 +6,12 @@ import { launchBrowser, startVite } from '../support/browser'
 import { frameDisagreements, openSeed, runSeed, type SeedReport } from './drive'
 
 const root = fileURLToPath(new URL('./page', import.meta.url))
-/** Two seeds side by side (each page on its own): `npm run bench` runs twenty and more. */
-const SEEDS = [1, 2]
+/**
+ * Two seeds side by side (each page on its own); `npm run bench` runs twenty. On the data layer before the
+ * sync object, both painted disagreeing frames (an Unread tab opened behind a held "Mark all": empty under
+ * a bell of 2; a count repaired before its list), left failures untold and showed clicks a frame late.
+ */
+const SEEDS = [9, 10]
 
 let browser: Browser
 let url: string
