@@ -213,6 +213,18 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     return applyFlags({ pages: [page], pageParams: [param] }, f, (i) => byId.get(i._id), items).pages[0]!
   }
 
+  /**
+   * The counts on their first read, once they are in the cache (`undefined` when none is). A first list is
+   * fetched beside them but answers after them, so that its rows reach React after the counts do: no frame
+   * shows them beside a bell without its count. Counts mounted with the list start their reads in the same
+   * commit, some after the list's: hence the look again a microtask later.
+   */
+  const firstCounts = () => {
+    const pending = () =>
+      cache.findAll({ queryKey: [...inboxKeys.all(subscriberId), 'count'], predicate: (q) => q.state.status === 'pending' })
+    return pending().length ? Promise.resolve().then(() => Promise.all(pending().map((q) => q.promise?.catch(() => {})))) : undefined
+  }
+
   /** Every loaded page of a list, fetched again. */
   const fetchList = (q: { queryKey: readonly unknown[]; state: { data: FeedData } }) => {
     const f = filterOf(q.queryKey)
@@ -408,8 +420,10 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     page:
       (f: FeedFilters) =>
       async ({ pageParam }: { pageParam: number }): Promise<FeedPage> => {
+        const counts = pageParam === 0 ? firstCounts() : undefined
         const from = seq
         const page = await client.getFeed(subscriberId, { ...f, page: pageParam })
+        if (counts) await counts
         remember(page.data, from)
         return catchUp(page, f, pageParam, from)
       },
