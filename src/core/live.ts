@@ -216,10 +216,10 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   }
   off.push(() => clearTimeout(nudged))
 
-  /** A look soon, unless one just went (focus and reconnect flap). */
+  /** A look soon, unless one just went and found all well (focus and reconnect flap). */
   const soon = () => {
     if (!leading) post({ t: 'check' })
-    else if (Date.now() - lastLook > 2000) void look()
+    else if (failures || Date.now() - lastLook > 2000) void look()
     else plan()
   }
 

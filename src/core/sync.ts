@@ -299,7 +299,7 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
   }
 
   /** Registers a write, shows it at once, and sends it after the earlier writes on the same items. */
-  function write(ids: Set<string> | null, markAs: MarkAs, run: () => Promise<Message[]>): Promise<Error | undefined> {
+  function write(ids: Set<string> | null, markAs: MarkAs, run: () => Promise<Message[]>, quiet?: boolean): Promise<Error | undefined> {
     const w: Write = { seq: ++seq, ids, markAs }
     const keys = ids ? [...ids] : ['*']
     const waits = ids ? [chains.get('*'), ...keys.map((k) => chains.get(k))] : [...chains.values()]
@@ -332,7 +332,8 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
         (error: Error) => {
           dirty = true
           seq++
-          set((s) => {
+          if (quiet) set((s) => ({ writes: s.writes.filter((x) => x !== w) }))
+          else set((s) => {
             const failures = new Map(s.failures)
             for (const id of ids ?? []) failures.set(id, { markAs, error, seq })
             return { writes: s.writes.filter((x) => x !== w), failures, told: s.told + 1, ...(ids ? {} : { markAllError: error }) }
@@ -357,11 +358,14 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     /** Bookkeeping of other parts (preferences), made on first use. */
     slots: {} as Record<string, unknown>,
 
-    /** Marks items; resolves once the service answered: with nothing, or with the error (also kept per item). */
-    markAs(ids: string | readonly string[], markAs: MarkAs): Promise<Error | undefined> {
+    /**
+     * Marks items; resolves once the service answered: with nothing, or with the error (also kept per
+     * item and announced, unless `quiet`: a change the reader did not make, as marking seen what is in view).
+     */
+    markAs(ids: string | readonly string[], markAs: MarkAs, quiet?: boolean): Promise<Error | undefined> {
       const list = [...new Set((typeof ids === 'string' ? ids.split(',') : ids).map((id) => id.trim()).filter(Boolean))]
       if (!list.length) return Promise.resolve(undefined)
-      return write(new Set(list), markAs, () => client.markAs(subscriberId, { messageId: list, markAs }))
+      return write(new Set(list), markAs, () => client.markAs(subscriberId, { messageId: list, markAs }), quiet)
     },
 
     /**

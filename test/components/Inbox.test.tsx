@@ -143,6 +143,29 @@ describe('Inbox', () => {
     await screen.findByRole('button', { name: 'Notifications' })
   })
 
+  it('says nothing when marking seen what is in view fails, keeps the count, and does not ask again while shown', async () => {
+    const setup = setupService(fixture())
+    const serve = setup.service.fetch.bind(setup.service)
+    const seenWrites: string[] = []
+    setup.service.fetch = (request) => {
+      if (request.url.endsWith('/mark-as')) seenWrites.push(request.url)
+      return serve(request)
+    }
+    setup.service.faults.add({ path: /mark-as$/, status: 500 })
+    const { user } = renderWithInbox(<Inbox />, { setup })
+    await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    const feed = await screen.findByRole('feed')
+    await waitFor(() => expect(seenWrites).toHaveLength(1))
+    // The write failed and was undone: the badge counts the three again once the service was asked.
+    await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    expect(feed.querySelectorAll('[data-failed]')).toHaveLength(0)
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(document.querySelector('[aria-live]')?.textContent ?? '').not.toMatch(/couldn’t be saved/)
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    expect(seenWrites).toHaveLength(1)
+  })
+
   it('marks all as read at once, before the service answers', async () => {
     const { user, service, client } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, { fixture: fixture() })
     await screen.findByRole('button', { name: 'Notifications, 3 unread' })

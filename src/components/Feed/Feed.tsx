@@ -212,8 +212,9 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     if (ids.length === 0) return
     const timer = setTimeout(() => {
       ids.forEach((id) => requestedSeen.current.add(id))
-      // Once answered, seen items are no longer unseen; failed ones may be asked for again.
-      void markAs(ids, 'seen').then(() => ids.forEach((id) => requestedSeen.current.delete(id)))
+      // A change the reader did not make: a failure is not told on 40 rows, and not asked again while the
+      // list is shown (no loop of writes while the service refuses them); the next opening asks again.
+      void markAs(ids, 'seen', true)
     }, 150)
     return () => clearTimeout(timer)
   }, [markSeenOnView, firstVisible, lastVisible, rows, markAs])
