@@ -141,7 +141,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         ? groupBy
         : (item: FeedItem<P>) => {
             const value = item.payload?.[groupBy]
-            return value == null ? null : String(value)
+            return value == null ? null : typeof value === 'string' ? value : JSON.stringify(value)
           }
   const rows = useMemo(() => {
     const out: Row<P>[] = []
