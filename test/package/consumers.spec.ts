@@ -17,6 +17,8 @@ const { root, tarball, entries } = inject('consumer')
 const pkg = join(root, 'node_modules', 'inbox-kit')
 const bin = (name: string) => join(root, 'node_modules', '.bin', name)
 const repoBin = (name: string) => join(REPO, 'node_modules', '.bin', name)
+// The repository's TypeScript 7 is installed under an alias; its `tsc` on the path is TypeScript 6 (CONTRIBUTING.md).
+const tsc7 = join(REPO, 'node_modules', 'typescript-7', 'bin', 'tsc')
 const jsEntries = entries.filter((e) => e.kind === 'js')
 
 /** Runs a step of a test and logs its time. */
@@ -151,7 +153,7 @@ describe('a strict TypeScript consumer (skipLibCheck: false) importing every typ
 
   // The repository's TypeScript 7, the native compiler: fast enough for every resolution.
   for (const resolution of Object.keys(TYPE_CHECKS)) {
-    it(`type-checks with TypeScript 7, moduleResolution ${resolution}`, check('TypeScript 7', repoBin('tsc'), resolution))
+    it(`type-checks with TypeScript 7, moduleResolution ${resolution}`, check('TypeScript 7', tsc7, resolution))
   }
 })
 
