@@ -6,7 +6,7 @@
  */
 'use client'
 
-import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query'
 import { createContext, createElement, useCallback, useContext, useMemo, type ReactNode } from 'react'
 import { createInboxClient } from '../api/client'
 import type {
@@ -87,7 +87,7 @@ function useAdmin(name: string) {
     if (clientOptions) return createInboxClient(clientOptions)
     throw new Error(`\`${name}\` needs a client with every operation: pass one to \`<InboxAdminProvider client={…}>\``)
   }, [given, sync, clientOptions, name])
-  return { ...scope, client, queryClient: sync.queryClient as QueryClient, subscriberId: sync.subscriberId }
+  return { ...scope, client, queryClient: sync.queryClient, subscriberId: sync.subscriberId }
 }
 
 /** What {@link useActiveIntegrations} returns. */

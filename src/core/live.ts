@@ -104,7 +104,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   const plan = () => {
     clearTimeout(timer)
     const delay = period()
-    if (leading && delay < Infinity) timer = setTimeout(look, delay)
+    if (leading && delay < Infinity) timer = setTimeout(() => void look(), delay)
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
 
@@ -263,6 +263,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
    * event is a reason to look; a missing route means the proxy has none, and polling carries on.
    */
   function listen(): () => void {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it widens: the rule takes it for the same type
     const options = client.options as
       | { baseUrl?: string; apiKey?: string; headers?: Record<string, string>; getHeaders?: () => unknown; fetch?: typeof fetch }
       | undefined

@@ -156,10 +156,8 @@ describe('Feed', () => {
     )
     await waitFor(() => expect(articles().length).toBeGreaterThan(0))
     const scroller = container.querySelector('.inbox-feed__scroller') as HTMLElement
-    act(() => {
-      scroller.scrollTop = 400
-      fireEvent.scroll(scroller)
-    })
+    scroller.scrollTop = 400
+    fireEvent.scroll(scroller)
     await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
     await service.settle()
     await act(() => queryClient.invalidateQueries())

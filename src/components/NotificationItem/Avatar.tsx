@@ -7,7 +7,7 @@ import { safeImageUrl } from '../internal/url'
 
 /** A display name for the actor when the payload carries one (used for initials). */
 export function actorName(item: FeedItem): string | undefined {
-  const p = item.payload as Record<string, unknown> | undefined
+  const p = item.payload
   for (const key of ['actorName', 'authorName', 'senderName', 'inviterName', 'userName', 'name']) {
     const v = p?.[key]
     if (typeof v === 'string' && v.trim()) return v.trim()
