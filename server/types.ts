@@ -81,7 +81,7 @@ export interface Service {
   settle(): Promise<void>
 }
 
-export interface SubscriberPreferences {
+interface SubscriberPreferences {
   channels: PreferenceChannels
   schedule?: Schedule
   /** By workflow `_id`. */

@@ -7,7 +7,6 @@ import { ADMIN_PATH, INBOX_PATH, SESSION_PATH } from '../app/routes'
 import type { DemoSession, Directory } from '../app/routes'
 
 export { ADMIN_PATH, INBOX_PATH, SESSION_PATH }
-export type { DemoSession, Directory, DirectorySubscriber, DirectoryWorkflow } from '../app/routes'
 
 /** Largest sign-in body: `{"subscriberId": …}` and nothing more. */
 export const SESSION_BODY_LIMIT = 1024

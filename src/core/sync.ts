@@ -22,7 +22,7 @@ export interface Write {
 }
 
 /** A change the service refused (or never answered), kept until dismissed or overtaken. */
-export interface Failure {
+interface Failure {
   markAs: MarkAs
   error: Error
   seq: number

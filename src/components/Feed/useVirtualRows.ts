@@ -21,7 +21,7 @@ export interface VirtualRowsOptions {
 }
 
 /** A row to render and where it goes. */
-export interface VirtualRow {
+interface VirtualRow {
   index: number
   key: string
   start: number

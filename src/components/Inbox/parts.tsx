@@ -39,7 +39,7 @@ function useRoot(name: string): RootContextValue {
 }
 
 /** Sets every ref it is given. */
-export function useMergedRef<T>(...refs: (Ref<T> | undefined)[]): (node: T | null) => void {
+function useMergedRef<T>(...refs: (Ref<T> | undefined)[]): (node: T | null) => void {
   const latest = useRef(refs)
   latest.current = refs
   const [set] = useState(() => (node: T | null) => {
