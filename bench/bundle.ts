@@ -29,13 +29,13 @@ function ownerOf(id: string): string {
 }
 
 /** Minified and gzip bytes. */
-export interface Size {
+interface Size {
   min: number
   gzip: number
 }
 
 /** The host app provides React; every kit is measured without it. */
-export const REACT_EXTERNAL = [/^react($|\/)/, /^react-dom($|\/)/]
+const REACT_EXTERNAL = [/^react($|\/)/, /^react-dom($|\/)/]
 
 const size = (): Size => ({ min: 0, gzip: 0 })
 const gz = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length

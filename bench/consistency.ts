@@ -27,7 +27,7 @@ const CLICK_GAP = 400
 /** The kit's rows in the popover's view at its own size (the plain list's first as many). */
 const ROWS_IN_VIEW = 6
 
-export interface SeedRow {
+interface SeedRow {
   seed: number
   actions: { toggles: number; tabs: number; markAll: number }
   frames: number
@@ -45,7 +45,7 @@ export interface SeedRow {
   toggleClicks: number
 }
 
-export interface Latency {
+interface Latency {
   clicks: number
   /** Click (capturing listener) → the row's `data-unread` flip in the DOM. */
   flipMs: { p50: number; p95: number; max: number }

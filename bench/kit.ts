@@ -8,7 +8,7 @@ import { buildPage, servePage, type PageServer } from './pages'
 import { clickedAt, pageNow, seenAt, stats, watchMore, watchPage } from './probe'
 
 /** The page every inbox-kit browser figure is taken on: the full `<Inbox>`, built for production. */
-export const KIT_PAGE = fileURLToPath(new URL('./pages/kit.tsx', import.meta.url))
+const KIT_PAGE = fileURLToPath(new URL('./pages/kit.tsx', import.meta.url))
 
 const BELL_DRAWN = "return document.querySelector('.inbox-bell svg')"
 const BELL_COUNT = "const b = document.querySelector('.inbox-bell'); return b && Number(b.dataset.count) > 0"
@@ -16,7 +16,7 @@ const POPOVER = "return document.querySelector('.inbox-popover')"
 const FIRST_PAGE = "return document.querySelectorAll('[data-inbox-item]').length > 0"
 
 /** A fixture of `total` notifications for the test subscriber, the newest `unread` of them unread. */
-export function feedFixture(total: number, unread = total) {
+function feedFixture(total: number, unread = total) {
   return buildFixture({
     messages: messages(TEST_SUBSCRIBER_ID, total, (i) => ({
       subject: `Notification ${i}`,
@@ -54,7 +54,7 @@ export async function kitPage(): Promise<PageServer> {
 }
 
 /** The floor (React + React Query + zustand, a bell with a count and nothing else), on the same service. */
-export const FLOOR_PAGE = fileURLToPath(new URL('./apps/floor.tsx', import.meta.url))
+const FLOOR_PAGE = fileURLToPath(new URL('./apps/floor.tsx', import.meta.url))
 
 export async function floorPage(): Promise<PageServer> {
   const server = await servePage(await buildPage(FLOOR_PAGE))
@@ -101,7 +101,7 @@ export async function kitScenarios(
 }
 
 /** 10,000 notifications loaded, then scrolled top to bottom. */
-export interface LongFeed {
+interface LongFeed {
   notifications: number
   loaded: number
   /** Largest number of item rows in the DOM at any point of the scroll. */
@@ -197,7 +197,7 @@ function maxPosInSet(page: Page): Promise<number> {
 }
 
 /** Click on "Mark as read" to the change in the DOM, with every response 300 ms late. */
-export interface Optimistic {
+interface Optimistic {
   latencyMs: number
   clicks: number
   itemMs: { median: number; max: number }
@@ -251,7 +251,7 @@ async function measureOptimistic(browser: Browser, server: PageServer): Promise<
 }
 
 /** Requests to the service for each user action, counted at the browser (page.on('request')). */
-export interface Requests {
+interface Requests {
   mount: number
   open: number
   markOne: number

@@ -6,9 +6,6 @@ import type { Page } from 'playwright-core'
  */
 export type Condition = string
 
-/** What the page records: when each watched condition first held, in ms since `script-start`. */
-export type Seen = Record<string, number>
-
 /** The in-page half: watches conditions on every DOM mutation and every frame. */
 function install(conditions: Record<string, string>): void {
   const g = globalThis as unknown as { __name: (f: unknown) => unknown; __bench: unknown }

@@ -113,7 +113,7 @@ function renderService(service: Outcome<unknown>): string {
 }
 
 /** The README's generated part: run line, machine and the table. */
-export function renderSection(results: BenchResults): string {
+function renderSection(results: BenchResults): string {
   const m = results.machine
   return [
     START,

@@ -114,7 +114,7 @@ function subscriberFields(o: Obj): SubscriberFields {
 }
 
 /** Fills `{{root.path}}` variables; unknown ones become empty. */
-export function render(template: string, scope: Obj): string {
+function render(template: string, scope: Obj): string {
   return template.replace(/\{\{\s*([\w$.-]+)\s*\}\}/g, (_, path: string) => {
     let value: unknown = scope
     // Own fields only, so `{{payload.constructor}}` is unknown rather than a function's source.

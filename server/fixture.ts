@@ -21,7 +21,7 @@ export interface FixtureApiKey {
 }
 
 /** A workflow step: one of the five channels, or `delay`. */
-export type StepChannel = Channel | 'delay'
+type StepChannel = Channel | 'delay'
 
 /**
  * A step of a workflow. Text fields are templates: `{{payload.path}}`, `{{subscriber.firstName}}`,
@@ -63,7 +63,7 @@ export interface FixtureWorkflow {
   updatedAt?: string
 }
 
-export interface FixtureSubscriberPreferences {
+interface FixtureSubscriberPreferences {
   /** Global channel choices. */
   channels?: PreferenceChannels
   schedule?: Schedule

@@ -20,7 +20,7 @@ const REASONS: Record<number, string> = {
 }
 
 /** HTTP reason phrase of `status`. */
-export function reason(status: number): string {
+function reason(status: number): string {
   return REASONS[status] ?? (status >= 500 ? 'Server Error' : 'Error')
 }
 

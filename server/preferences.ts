@@ -4,7 +4,7 @@ import type { Environment } from './store'
 import type { SubscriberRecord, WorkflowRecord } from './types'
 
 /** Channels of the workflow's active steps, in the order of CHANNELS. */
-export function workflowChannels(workflow: WorkflowRecord): Channel[] {
+function workflowChannels(workflow: WorkflowRecord): Channel[] {
   const used = new Set(workflow.steps.filter((s) => s.active && s.channel !== 'delay').map((s) => s.channel))
   return CHANNELS.filter((c) => used.has(c))
 }
@@ -13,7 +13,7 @@ export function workflowChannels(workflow: WorkflowRecord): Channel[] {
  * A channel's value for a subscriber: workflow default → subscriber global → subscriber per workflow,
  * later winning; a critical workflow ignores the subscriber's layers.
  */
-export function channelPreference(
+function channelPreference(
   workflow: WorkflowRecord,
   sub: SubscriberRecord,
   channel: Channel,

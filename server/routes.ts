@@ -8,7 +8,7 @@ import { indexOfId, type Environment, type KeyScope, type Store } from './store'
 import type { SubscriberRecord } from './types'
 
 /** What a route handler gets. */
-export interface RouteContext {
+interface RouteContext {
   store: Store
   delivery: Delivery
   scope: KeyScope

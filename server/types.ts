@@ -89,7 +89,7 @@ export interface Service {
   webhooks: WebhookStats & { idle(): Promise<void> }
 }
 
-export interface SubscriberPreferences {
+interface SubscriberPreferences {
   channels: PreferenceChannels
   schedule?: Schedule
   /** By workflow `_id`. */

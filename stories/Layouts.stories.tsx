@@ -85,8 +85,7 @@ function useOnAppear(ref: RefObject<HTMLElement | null>, selector: string, run: 
     const observer = new MutationObserver(check)
     if (!check()) observer.observe(root, { childList: true, subtree: true })
     return () => observer.disconnect()
-    // Once per mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per mount
   }, [])
 }
 

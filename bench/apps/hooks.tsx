@@ -11,9 +11,9 @@ function Feed() {
     <section>
       <button onClick={() => void markAll()}>{counts.unread} unread</button>
       {feed.items.map((item) => (
-        <p key={item._id} onClick={() => void markAs({ ids: [item._id], markAs: 'read' })}>
+        <button key={item._id} type="button" onClick={() => void markAs({ ids: [item._id], markAs: 'read' })}>
           {item.content}
-        </p>
+        </button>
       ))}
       {feed.hasMore && <button onClick={() => void feed.fetchNextPage()}>More</button>}
     </section>

@@ -19,7 +19,7 @@ export interface DirectorySubscriber {
 }
 
 /** A workflow the send panel offers, with a payload that fills every `{{payload.…}}` of its templates. */
-export interface DirectoryWorkflow {
+interface DirectoryWorkflow {
   identifier: string
   name: string
   description: string

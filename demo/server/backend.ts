@@ -8,7 +8,6 @@ import { ADMIN_PATH, INBOX_PATH, SESSION_PATH } from '../app/routes'
 import type { DemoSession, Directory } from '../app/routes'
 
 export { ADMIN_PATH, INBOX_PATH, SESSION_PATH }
-export type { DemoSession, Directory, DirectorySubscriber, DirectoryWorkflow } from '../app/routes'
 
 /** Largest sign-in body: `{"subscriberId": …}` and nothing more. */
 export const SESSION_BODY_LIMIT = 1024
@@ -255,6 +254,7 @@ export function createDemo(options: ServiceOptions & { secret: string; expiresIn
 } {
   const { secret, expiresIn, ...serviceOptions } = options
   const webhookSecret = createWebhookSecret()
+  // eslint-disable-next-line prefer-const -- made after the service, whose webhooks it receives
   let backend: ((request: Request) => Promise<Response>) | undefined
   const service = createService({
     ...serviceOptions,

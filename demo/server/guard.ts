@@ -34,7 +34,7 @@ function realPath(file: string): { file: string; isFile: boolean } {
  * own files, the folders it loads from and Vite's client modules pass; anything else (the config, the service,
  * its fixtures, `/@id/`, `/__open-in-editor`, encoded or `..` paths leading out) does not.
  */
-export function isServable(url: string, files: ServedFiles): boolean {
+function isServable(url: string, files: ServedFiles): boolean {
   if (!url.startsWith('/') || url.startsWith('//')) return false
   let pathname: string
   try {

@@ -6,7 +6,7 @@
  */
 'use client'
 
-import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query'
 import { createContext, createElement, useCallback, useContext, useMemo, type ReactNode } from 'react'
 import { createInboxClient } from '../api/client'
 import type {
@@ -22,6 +22,7 @@ import type {
   TriggerBody,
   TriggerResult,
 } from '../api/types'
+import type { InboxQueryOptions } from '../core/queries'
 import { useCursorList, type CursorListResult } from '../hooks/useCursorList'
 import { useInboxScope } from '../provider/context'
 
@@ -41,7 +42,9 @@ export interface AdminDeps {
 }
 
 /** Options of the organization's active integrations. */
-export function integrationsQueryOptions(deps: AdminDeps) {
+export function integrationsQueryOptions(
+  deps: AdminDeps,
+): InboxQueryOptions<Integration[], ReturnType<typeof adminKeys.integrations>> {
   return queryOptions({
     queryKey: adminKeys.integrations(deps.subscriberId),
     queryFn: ({ signal }) => deps.client.listActiveIntegrations({ signal }),
@@ -50,7 +53,11 @@ export function integrationsQueryOptions(deps: AdminDeps) {
 }
 
 /** Options of one page of a topic's subscriptions. */
-export function topicSubscriptionsQueryOptions(deps: AdminDeps, topicKey: string, params: TopicSubscriptionsParams = {}) {
+export function topicSubscriptionsQueryOptions(
+  deps: AdminDeps,
+  topicKey: string,
+  params: TopicSubscriptionsParams = {},
+): InboxQueryOptions<CountedCursorPage<TopicSubscription>, ReturnType<typeof adminKeys.topicSubscriptions>> {
   return queryOptions({
     queryKey: adminKeys.topicSubscriptions(deps.subscriberId, topicKey, params),
     queryFn: ({ signal }) => deps.client.listTopicSubscriptions(topicKey, params, { signal }),
@@ -87,7 +94,7 @@ function useAdmin(name: string) {
     if (clientOptions) return createInboxClient(clientOptions)
     throw new Error(`\`${name}\` needs a client with every operation: pass one to \`<InboxAdminProvider client={…}>\``)
   }, [given, sync, clientOptions, name])
-  return { ...scope, client, queryClient: sync.queryClient as QueryClient, subscriberId: sync.subscriberId }
+  return { ...scope, client, queryClient: sync.queryClient, subscriberId: sync.subscriberId }
 }
 
 /** What {@link useActiveIntegrations} returns. */

@@ -32,6 +32,7 @@ export function retryDelay(attempt: number, retryAfter: number | undefined, opti
 export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise
   return new Promise((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the signal's reason, as fetch rejects
     const onAbort = () => reject(signal.reason)
     if (signal.aborted) return onAbort()
     signal.addEventListener('abort', onAbort, { once: true })

@@ -17,33 +17,33 @@ const typed =
     if (typeof v !== type) fail(p, type, v)
   }
 
-export const str = typed('string')
-export const bool = typed('boolean')
-export const num = typed('number')
+const str = typed('string')
+const bool = typed('boolean')
+const num = typed('number')
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Any JSON object. */
-export const obj: Check = (v, p) => {
+const obj: Check = (v, p) => {
   if (!isObject(v)) fail(p, 'object', v)
 }
 
 /** `check` or absent (`undefined`). */
-export const opt =
+const opt =
   (check: Check): Check =>
   (v, p) => {
     if (v !== undefined) check(v, p)
   }
 
 /** `check` or `null`. */
-export const nullable =
+const nullable =
   (check: Check): Check =>
   (v, p) => {
     if (v !== null) check(v, p)
   }
 
 /** An array whose every item passes `check`. */
-export const arr =
+const arr =
   (check: Check): Check =>
   (v, p) => {
     if (!Array.isArray(v)) return fail(p, 'array', v)
@@ -51,7 +51,7 @@ export const arr =
   }
 
 /** An object whose listed fields pass their checks; other fields are not looked at. */
-export const shape =
+const shape =
   (fields: Record<string, Check>): Check =>
   (v, p) => {
     if (!isObject(v)) return fail(p, 'object', v)

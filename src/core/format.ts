@@ -32,7 +32,7 @@ function dtf(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTime
 }
 
 /** Parses an API timestamp; `null` when absent or invalid. */
-export function toTime(value: string | number | Date | null | undefined): number | null {
+function toTime(value: string | number | Date | null | undefined): number | null {
   if (value === null || value === undefined || value === '') return null
   const t = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
   return Number.isFinite(t) ? t : null
@@ -78,7 +78,7 @@ function startOfDay(t: number): number {
 }
 
 /** Whole local calendar days from `now` to `t` (negative in the past). */
-export function calendarDayDiff(t: number, now: number): number {
+function calendarDayDiff(t: number, now: number): number {
   return Math.round((startOfDay(t) - startOfDay(now)) / DAY)
 }
 

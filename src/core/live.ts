@@ -110,7 +110,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     clearTimeout(timer)
     const delay = period()
     // Counted from the period's start, so that what other tabs report does not put the next look off.
-    if (leading && delay < Infinity) timer = setTimeout(look, Math.max(0, periodStart + delay - Date.now()))
+    if (leading && delay < Infinity) timer = setTimeout(() => void look(), Math.max(0, periodStart + delay - Date.now()))
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
 
@@ -301,6 +301,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
    * event is a reason to look; a missing route means the proxy has none, and polling carries on.
    */
   function listen(): () => void {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it widens: the rule takes it for the same type
     const options = client.options as
       | { baseUrl?: string; apiKey?: string; headers?: Record<string, string>; getHeaders?: () => unknown; fetch?: typeof fetch }
       | undefined

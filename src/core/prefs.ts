@@ -76,7 +76,7 @@ export function applyPreferencesUpdate(
  * Whether an update failed because the route is missing (404 or 405 from a service or proxy without
  * it) rather than because the workflow or subscriber is unknown.
  */
-export function isMissingRoute(error: unknown): boolean {
+function isMissingRoute(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 405 || (error.status === 404 && !/^(workflow|subscriber)\b.*not found/i.test(error.message)))
 }
 

@@ -4,7 +4,25 @@
  * the keys the browser reads.
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import type { Criticality, FeedPage, InboxClient, JsonObject, SubscriberSubscriptionsParams } from '../api/types'
+import type {
+  InfiniteData,
+  OmitKeyof,
+  QueryFunction,
+  QueryKey,
+  QueryKeyWithDataTag,
+  UseInfiniteQueryOptions,
+  UseQueryOptions,
+} from '@tanstack/react-query'
+import type {
+  Criticality,
+  CursorPage,
+  FeedPage,
+  InboxClient,
+  JsonObject,
+  Preferences,
+  SubscriberSubscriptionsParams,
+  TopicSubscription,
+} from '../api/types'
 import type { FeedFilter } from './items'
 
 /** The filters of one feed list and its page size (1–100). Lists with equal filters share one cache entry. */
@@ -61,13 +79,33 @@ export const inboxKeys = {
   subscriptions: (subscriberId: string, params: object = {}) => ['inbox', subscriberId, 'subscriptions', params] as const,
 }
 
+/**
+ * What the option factories return: React Query's `queryOptions` type, spelled out through
+ * `@tanstack/react-query` so that the published types name no package an app may not have installed
+ * (its core, under pnpm's strict layout).
+ */
+export type InboxQueryOptions<T, K extends QueryKey> = OmitKeyof<UseQueryOptions<T, Error, T, K>, 'queryFn'> & {
+  queryFn?: QueryFunction<T, K, never> | undefined
+} & QueryKeyWithDataTag<K, T, Error>
+
+/** What `feedQueryOptions` returns: React Query's `infiniteQueryOptions` type, spelled out likewise. */
+export type InboxInfiniteQueryOptions<T, K extends QueryKey> = OmitKeyof<
+  UseInfiniteQueryOptions<T, Error, InfiniteData<T>, K, number>,
+  'queryFn'
+> & { queryFn?: QueryFunction<T, K, number> | undefined } & QueryKeyWithDataTag<K, InfiniteData<T>, Error>
+
+type Key<F extends (...args: never[]) => QueryKey> = ReturnType<F>
+
 // Polling and the provider decide when to look again: nothing refetches on its own. The queryFns leave
 // React Query's signal alone: a read outlives an unmount (StrictMode's included) and is cached, instead
 // of being cancelled and asked again.
 const common = { staleTime: Infinity, retry: false } as const
 
 /** Options of one feed list: an infinite query over pages 0, 1, 2 … while `hasMore`. */
-export function feedQueryOptions<P extends JsonObject = JsonObject>(deps: QueryDeps, filters?: Partial<FeedFilters>) {
+export function feedQueryOptions<P extends JsonObject = JsonObject>(
+  deps: QueryDeps,
+  filters?: Partial<FeedFilters>,
+): InboxInfiniteQueryOptions<FeedPage<P>, Key<typeof inboxKeys.feed>> {
   const f = feedFilters(filters)
   return infiniteQueryOptions({
     ...common,
@@ -99,7 +137,7 @@ export async function fetchCount(
 }
 
 /** Options of the unread or unseen count. */
-export function countQueryOptions(deps: QueryDeps, kind: CountKind) {
+export function countQueryOptions(deps: QueryDeps, kind: CountKind): InboxQueryOptions<CountData, Key<typeof inboxKeys.count>> {
   return queryOptions({
     ...common,
     queryKey: inboxKeys.count(deps.subscriberId, kind),
@@ -108,7 +146,10 @@ export function countQueryOptions(deps: QueryDeps, kind: CountKind) {
 }
 
 /** Options of the preferences of one criticality. */
-export function preferencesQueryOptions(deps: QueryDeps, criticality: Criticality = 'nonCritical') {
+export function preferencesQueryOptions(
+  deps: QueryDeps,
+  criticality: Criticality = 'nonCritical',
+): InboxQueryOptions<Preferences, Key<typeof inboxKeys.preferences>> {
   return queryOptions({
     ...common,
     queryKey: inboxKeys.preferences(deps.subscriberId, criticality),
@@ -117,7 +158,10 @@ export function preferencesQueryOptions(deps: QueryDeps, criticality: Criticalit
 }
 
 /** Options of one page of the subscriber's topic subscriptions. */
-export function subscriptionsQueryOptions(deps: QueryDeps, params: SubscriberSubscriptionsParams = {}) {
+export function subscriptionsQueryOptions(
+  deps: QueryDeps,
+  params: SubscriberSubscriptionsParams = {},
+): InboxQueryOptions<CursorPage<TopicSubscription>, Key<typeof inboxKeys.subscriptions>> {
   return queryOptions({
     ...common,
     queryKey: inboxKeys.subscriptions(deps.subscriberId, params),

@@ -59,7 +59,7 @@ export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptio
   const { read, seen, payload, limit } = options
   const key = JSON.stringify([read, seen, payload, limit])
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the filters' content
-  const f = useMemo(() => feedFilters({ read, seen, payload: payload as JsonObject | undefined, limit }), [key])
+  const f = useMemo(() => feedFilters({ read, seen, payload, limit }), [key])
   const query = useInfiniteQuery(
     { ...feedQueryOptions<P>(sync, f), queryFn: sync.page(f) as never, enabled: enabled && options.enabled !== false },
     sync.queryClient,

@@ -1,5 +1,3 @@
-export type { InboxMessages, PluralMessage } from './types'
-
 /**
  * Fills `{name}` placeholders.
  * @example format('({count}) {title}', { count: 3, title: 'App' }) // "(3) App"

@@ -122,6 +122,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
   const [own] = useState(() => (props.queryClient ? undefined : new QueryClient({ defaultOptions: { queries: { retry: false } } })))
   const queryClient = props.queryClient ?? own!
   // Server data goes in before anything reads the cache (and again when the server sends new data).
+  // eslint-disable-next-line react-hooks/void-use-memo -- during render on purpose, as React Query's HydrationBoundary does
   useMemo(() => initialState && hydrate(queryClient, initialState), [queryClient, initialState])
   const sync = useMemo(() => createInboxSync(client, queryClient, subscriberId), [client, queryClient, subscriberId])
   const active = enabled && subscriberId !== ''

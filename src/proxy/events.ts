@@ -2,7 +2,7 @@
 export type InboxEventType = 'message.created' | 'message.updated'
 
 /** The kinds a stream carries, in the order they are listed in the docs. */
-export const EVENT_TYPES: readonly InboxEventType[] = ['message.created', 'message.updated']
+const EVENT_TYPES: readonly InboxEventType[] = ['message.created', 'message.updated']
 
 /**
  * One event for one subscriber. `messageIds` may be empty: then "something changed, refetch the first page".
@@ -110,7 +110,7 @@ export function eventProblems(event: unknown): Record<string, string> | null {
 }
 
 /** Most message ids in one event; a larger change is sent as several. */
-export const MAX_MESSAGE_IDS = 1000
+const MAX_MESSAGE_IDS = 1000
 
 /** Options of {@link createMemoryBroker}. */
 export interface MemoryBrokerOptions {
@@ -172,6 +172,7 @@ export function createMemoryBroker(options: MemoryBrokerOptions = {}): InboxEven
     }
   }
 
+  /* eslint-disable @typescript-eslint/require-await -- in memory, it answers at once behind the interface Redis needs async */
   return {
     async publish(subscriberIds, event) {
       for (const subscriberId of new Set(subscriberIds)) {
@@ -229,6 +230,7 @@ export function createMemoryBroker(options: MemoryBrokerOptions = {}): InboxEven
       claims.delete(key)
     },
   }
+  /* eslint-enable @typescript-eslint/require-await */
 }
 
 function positive(value: number, name: string): number {

@@ -196,7 +196,7 @@ function redactValue(value: unknown, redact: (text: string) => string, depth: nu
   if (depth <= 0) return null
   if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, depth - 1))
   // No prototype, so that a key named `__proto__` stays a key.
-  const out: Record<string, unknown> = Object.create(null)
+  const out = Object.create(null) as Record<string, unknown>
   for (const [k, v] of Object.entries(value)) out[redact(k)] = redactValue(v, redact, depth - 1)
   return out
 }
@@ -225,7 +225,7 @@ function relayedError(status: number, text: string, path: string, redact: (text:
     error: str(source.error) ?? reason(status),
   }
   if (isObject(source.errors)) {
-    const errors: NonNullable<ErrorShape['errors']> = Object.create(null)
+    const errors = Object.create(null) as NonNullable<ErrorShape['errors']>
     for (const [field, entry] of Object.entries(source.errors)) {
       if (!isObject(entry) || !Array.isArray(entry.messages)) continue
       const messages = entry.messages.filter((m): m is string => typeof m === 'string').map(redact)

@@ -20,7 +20,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 const encoder = new TextEncoder()
 
 /** One event in the stream's wire format. */
-export function eventFrame(id: string, type: string, data: unknown): string {
+function eventFrame(id: string, type: string, data: unknown): string {
   return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`
 }
 

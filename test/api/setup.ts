@@ -15,7 +15,7 @@ import { startService } from '../support/service'
 import type { ServiceOptions } from '../../server'
 
 /** A request as the service received it. */
-export interface SeenRequest {
+interface SeenRequest {
   method: string
   path: string
   search: URLSearchParams
@@ -26,7 +26,7 @@ export interface SeenRequest {
  * A fixture with something for every operation: two subscribers, two topics, integrations of three
  * channels (one email primary), 15 in_app messages for `user-1` (every third one read) and a critical workflow.
  */
-export function apiFixture() {
+function apiFixture() {
   return buildFixture({
     subscribers: [subscriber('user-2', { firstName: 'Bo' })],
     workflows: [

@@ -52,6 +52,13 @@ describe('Feed', () => {
     await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1']))
   })
 
+  it('threads items by a payload value that is an object: equal values form one thread, others apart', async () => {
+    const prs = [{ repo: 'kit', n: 1 }, { repo: 'kit', n: 2 }, { repo: 'kit', n: 1 }]
+    renderWithInbox(<Feed groupBy="pr" />, { fixture: fixture(3, (i) => ({ payload: { pr: prs[i] } })) })
+    await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1']))
+    expect(screen.getAllByRole('button', { expanded: false }).map((b) => b.textContent)).toEqual(['Show 1 more'])
+  })
+
   it('groups items by day: Today, Yesterday, then dates', async () => {
     const now = new Date()
     const noonToday = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 0, 30).getTime()
@@ -149,10 +156,8 @@ describe('Feed', () => {
     )
     await waitFor(() => expect(articles().length).toBeGreaterThan(0))
     const scroller = container.querySelector('.inbox-feed__scroller') as HTMLElement
-    act(() => {
-      scroller.scrollTop = 400
-      fireEvent.scroll(scroller)
-    })
+    scroller.scrollTop = 400
+    fireEvent.scroll(scroller)
     await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
     await service.settle()
     await act(() => queryClient.invalidateQueries())

@@ -30,7 +30,7 @@ describe('PreferencesPanel', () => {
     expect(globalSwitch('In-app').checked).toBe(true)
     expect(globalSwitch('Email').checked).toBe(true)
     expect(workflowSwitch('Comments', 'Email').disabled).toBe(false)
-    await waitFor(() => expect(screen.getByRole('group', { name: 'Security' })).toBeTruthy())
+    await screen.findByRole('group', { name: 'Security' })
     const locked = workflowSwitch('Security', 'Email')
     expect(locked.disabled).toBe(true)
     expect(locked.getAttribute('aria-describedby')).toBeTruthy()

@@ -9,9 +9,9 @@ import type { Click, Disagreement } from './page/sampler'
 import type { SeenWrite } from './page/forwarder'
 import { random } from './page/forwarder'
 
-export const ITEMS = 40
+const ITEMS = 40
 /** Tall enough for the popover to hold all 40 rows in view (the feed renders only rows in view). */
-export const VIEWPORT = { width: 960, height: 4900 }
+const VIEWPORT = { width: 960, height: 4900 }
 
 export interface SeedOptions {
   seed: number

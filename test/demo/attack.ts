@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { demoFixture } from '../../server'
 
 /** The repository's absolute path, without a trailing slash. */
-export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
+const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
 
 /** Every API key of the demo fixture: none may ever appear in anything the dev server answers. */
 export const DEMO_KEYS = demoFixture.apiKeys.map((k) => k.key)

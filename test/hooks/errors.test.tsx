@@ -24,19 +24,19 @@ describe('error states of the reads', () => {
     isLoading: boolean
     refetch?: () => Promise<void>
   }
-  const reads: { name: string; path: RegExp; hook: () => ReadState }[] = [
-    { name: 'useFeed', path: /notifications\/feed$/, hook: () => useFeed() },
-    { name: 'useCounts', path: /notifications\/feed$/, hook: () => useCounts() },
-    { name: 'usePreferences', path: /preferences$/, hook: () => usePreferences() },
-    { name: 'useSubscriberSubscriptions', path: /subscribers\/user-1\/subscriptions$/, hook: () => useSubscriberSubscriptions() },
-    { name: 'useTopicSubscriptions', path: /topics\/news\/subscriptions$/, hook: () => useTopicSubscriptions('news') },
-    { name: 'useActiveIntegrations', path: /integrations\/active$/, hook: () => useActiveIntegrations() },
+  const reads: { name: string; path: RegExp; useRead: () => ReadState }[] = [
+    { name: 'useFeed', path: /notifications\/feed$/, useRead: () => useFeed() },
+    { name: 'useCounts', path: /notifications\/feed$/, useRead: () => useCounts() },
+    { name: 'usePreferences', path: /preferences$/, useRead: () => usePreferences() },
+    { name: 'useSubscriberSubscriptions', path: /subscribers\/user-1\/subscriptions$/, useRead: () => useSubscriberSubscriptions() },
+    { name: 'useTopicSubscriptions', path: /topics\/news\/subscriptions$/, useRead: () => useTopicSubscriptions('news') },
+    { name: 'useActiveIntegrations', path: /integrations\/active$/, useRead: () => useActiveIntegrations() },
   ]
-  for (const { name, path, hook } of reads) {
+  for (const { name, path, useRead } of reads) {
     it(`${name}: a 500 lands in error, and a retry recovers`, async () => {
       const h = setup({ fixture: fixture() })
       const remove = h.service.faults.add({ method: 'GET', path, status: 500 })
-      const { result } = renderHook(hook, { wrapper: h.wrapper })
+      const { result } = renderHook(useRead, { wrapper: h.wrapper })
       await waitFor(() => expect(result.current.error).toBeInstanceOf(ApiError))
       expect(result.current.error).toMatchObject({ status: 500 })
       expect(result.current.isLoading).toBe(false)

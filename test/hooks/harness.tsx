@@ -15,10 +15,8 @@ import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { startService } from '../support/service'
 import type { Service, ServiceOptions } from '../../server'
 
-export { TEST_SUBSCRIBER_ID }
-
 /** One request as the service received it. */
-export interface SeenRequest {
+interface SeenRequest {
   method: string
   path: string
   search: URLSearchParams
@@ -137,13 +135,6 @@ export async function settled(queryClient: QueryClient, timeout = 5000): Promise
     await new Promise((resolve) => setTimeout(resolve, 5))
   })
   if (queryClient.isFetching() > 0 || queryClient.isMutating() > 0) return settled(queryClient, timeout)
-}
-
-/** Sets document.visibilityState and fires visibilitychange (React Query's focusManager listens to it). */
-export function setVisibility(state: 'visible' | 'hidden'): void {
-  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state })
-  Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' })
-  window.dispatchEvent(new Event('visibilitychange'))
 }
 
 export function sleep(ms: number): Promise<void> {

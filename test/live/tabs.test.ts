@@ -203,7 +203,10 @@ describe.concurrent('cadence, on the page clock', () => {
     }
     const expectGaps = (gaps: number[], period: number, step: number) => {
       expect(gaps.length).toBeGreaterThanOrEqual(2)
-      for (const gap of gaps) (expect(gap).toBeGreaterThanOrEqual(period), expect(gap).toBeLessThanOrEqual(period + step + 500))
+      for (const gap of gaps) {
+        expect(gap).toBeGreaterThanOrEqual(period)
+        expect(gap).toBeLessThanOrEqual(period + step + 500)
+      }
     }
 
     // Tabs report their focus on every change and once a minute; a dozen tabs make a report every few

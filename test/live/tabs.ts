@@ -9,7 +9,7 @@ import { buildPage, servePage, type PageServer } from '../../bench/pages'
 import { createService, type Service } from '../../server'
 import { buildFixture, messages, TEST_API_KEY, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 
-export const PAGE_ENTRY = new URL('./page/main.tsx', import.meta.url).pathname
+const PAGE_ENTRY = new URL('./page/main.tsx', import.meta.url).pathname
 
 /** The page built for production once; `serve` puts it on a loopback port of its own, `service` behind `/api`. */
 export async function buildLivePage(): Promise<{ serve(service: Service): Promise<PageServer>; remove(): Promise<void> }> {
@@ -56,7 +56,7 @@ export async function newestIds(service: Service, limit = 1): Promise<string[]> 
 }
 
 /** One request a tab sent to the service: `METHOD path?query`, when (Node's clock) and its response body's bytes. */
-export interface Sent {
+interface Sent {
   what: string
   at: number
   bytes: Promise<{ body: number; headers: number } | undefined>

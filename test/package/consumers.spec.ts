@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createReadStream, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -17,6 +17,8 @@ const { root, tarball, entries } = inject('consumer')
 const pkg = join(root, 'node_modules', 'inbox-kit')
 const bin = (name: string) => join(root, 'node_modules', '.bin', name)
 const repoBin = (name: string) => join(REPO, 'node_modules', '.bin', name)
+// The repository's TypeScript 7 is installed under an alias; its `tsc` on the path is TypeScript 6 (CONTRIBUTING.md).
+const tsc7 = join(REPO, 'node_modules', 'typescript-7', 'bin', 'tsc')
 const jsEntries = entries.filter((e) => e.kind === 'js')
 
 /** Runs a step of a test and logs its time. */
@@ -57,6 +59,24 @@ describe('the packed tarball', () => {
       r.entry === 'inbox-kit' ? { ...r, built: true, source: true } : { ...r, built: r.react && r.source === true },
     )
     expect(rows).toEqual(expected)
+  })
+
+  // Under pnpm's strict layout an app reaches only the packages named in inbox-kit's package.json: a
+  // declaration naming another (React Query's core, say) would turn its types to `any` or fail the build.
+  it('names in its code and declarations only itself, Node built-ins and the packages it depends on', () => {
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, Record<string, string>>
+    const allowed = new Set(['inbox-kit', ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})])
+    const strays: string[] = []
+    for (const file of readdirSync(join(pkg, 'dist'), { recursive: true, encoding: 'utf8' })) {
+      if (!/\.(js|d\.ts)$/.test(file)) continue
+      const code = readFileSync(join(pkg, 'dist', file), 'utf8')
+      for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'.][^"']*)["']/g)) {
+        if (specifier!.startsWith('node:')) continue
+        const name = specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!
+        if (!allowed.has(name)) strays.push(`dist/${file}: ${specifier}`)
+      }
+    }
+    expect(strays).toEqual([])
   })
 })
 
@@ -151,7 +171,7 @@ describe('a strict TypeScript consumer (skipLibCheck: false) importing every typ
 
   // The repository's TypeScript 7, the native compiler: fast enough for every resolution.
   for (const resolution of Object.keys(TYPE_CHECKS)) {
-    it(`type-checks with TypeScript 7, moduleResolution ${resolution}`, check('TypeScript 7', repoBin('tsc'), resolution))
+    it(`type-checks with TypeScript 7, moduleResolution ${resolution}`, check('TypeScript 7', tsc7, resolution))
   }
 })
 

@@ -17,7 +17,7 @@ export interface Entry {
 type Target = string | null | { [condition: string]: Target } | Target[]
 
 /** The package's manifest (`package.json` of `dir`). */
-export function readManifest(dir: string): { name: string; version: string; exports: Record<string, Target> } {
+function readManifest(dir: string): { name: string; version: string; exports: Record<string, Target> } {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
 }
 

@@ -19,7 +19,7 @@ export function proxyFixture() {
 }
 
 /** What reached the service through the proxy. */
-export interface Forwarded {
+interface Forwarded {
   method: string
   url: URL
   headers: Headers

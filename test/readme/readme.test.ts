@@ -33,7 +33,7 @@ describe('README', () => {
     const dir = here('./blocks')
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir)
-    blocks.forEach((b, i) => writeFileSync(`${dir}/line-${b.line}.${b.lang}`, `${b.code}\nexport {}\n`))
+    blocks.forEach((b) => writeFileSync(`${dir}/line-${b.line}.${b.lang}`, `${b.code}\nexport {}\n`))
     try {
       execFileSync(here('../../node_modules/.bin/tsc'), ['-p', here('./tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' })
     } catch (error) {

@@ -5,7 +5,7 @@
  */
 export const XSS_FLAG = '__xss'
 
-export type InjectionKind = 'script' | 'handler' | 'url' | 'svg' | 'markup' | 'text'
+type InjectionKind = 'script' | 'handler' | 'url' | 'svg' | 'markup' | 'text'
 
 export interface Injection {
   kind: InjectionKind

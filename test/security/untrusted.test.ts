@@ -75,6 +75,7 @@ function inspect(): string[] {
   for (const el of document.querySelectorAll('*')) {
     for (const attr of Array.from(el.attributes)) {
       const name = attr.name.toLowerCase()
+      // eslint-disable-next-line no-control-regex -- a browser ignores control characters inside a URL's scheme
       const value = attr.value.replace(/[\u0000-\u0020]/g, '').toLowerCase()
       if (name.startsWith('on')) problems.push(`<${el.tagName.toLowerCase()} ${name}>`)
       // An image cannot run script, so the kit may show data:image avatars; nothing else of data: is allowed.

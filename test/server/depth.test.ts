@@ -95,9 +95,8 @@ describe('deeply nested JSON', () => {
     for (const depth of [1, 30, 63, 64, 100, 5_000]) {
       const payload = JSON.parse(nested(depth))
       const fixture = buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 1, { payload }) })
-      let service
       try {
-        service = createService({ fixture })
+        createService({ fixture })
       } catch (error) {
         expect(depth).toBeGreaterThan(63)
         expect(error).toBeInstanceOf(FixtureError)

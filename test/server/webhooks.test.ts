@@ -183,6 +183,7 @@ describe('the reference service’s webhooks', () => {
   })
 
   it('reaches an open stream end to end: service → signed webhook → proxy → the subscriber’s stream', async () => {
+    // eslint-disable-next-line prefer-const -- made after the service, whose webhooks it receives
     let proxy: ReturnType<typeof createInboxProxy> | undefined
     const service = createService({
       fixture: buildFixture(),

@@ -2,7 +2,7 @@ import { chromium, type Browser } from 'playwright-core'
 import { createServer, type InlineConfig, type ViteDevServer } from 'vite'
 
 /** The flags Debian's chromium needs here: headless, as root, with no network beyond loopback. */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -20,8 +20,8 @@ export type {
 
 /** API key of {@link buildFixture}'s environment. */
 export const TEST_API_KEY = 'test-key'
-export const TEST_ORGANIZATION_ID = 'org-test'
-export const TEST_ENVIRONMENT_ID = 'env-test'
+const TEST_ORGANIZATION_ID = 'org-test'
+const TEST_ENVIRONMENT_ID = 'env-test'
 /** The subscriber {@link buildFixture} always holds. */
 export const TEST_SUBSCRIBER_ID = 'user-1'
 

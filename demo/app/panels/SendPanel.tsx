@@ -49,7 +49,7 @@ function tally(results: TriggerResult[]): [TriggerResult, number][] {
 export function SendPanel({ directory, subscriberId }: { directory: Directory | null; subscriberId: string }) {
   const ids = useId()
   const t = useDemoStrings()
-  const workflows = directory?.workflows ?? []
+  const workflows = useMemo(() => directory?.workflows ?? [], [directory])
   const [workflowId, setWorkflowId] = useState('')
   const [audience, setAudience] = useState<Audience>('me')
   const [several, setSeveral] = useState<string[]>([])

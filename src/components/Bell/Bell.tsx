@@ -3,7 +3,6 @@ import type { ButtonHTMLAttributes, ReactElement, ReactNode } from 'react'
 import { formatCount } from '../../core/format'
 import { useCounts } from '../../hooks/useCounts'
 import { format, plural } from '../../i18n'
-import { cx } from '../internal/events'
 import { BellIcon } from '../internal/icons'
 import { useUI } from '../internal/ui'
 

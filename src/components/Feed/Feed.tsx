@@ -6,7 +6,6 @@ import { useStore } from 'zustand'
 import { useFeed } from '../../hooks/useFeed'
 import { plural } from '../../i18n'
 import { useNow } from '../internal/clock'
-import { cx } from '../internal/events'
 import { ArrowUpIcon, InboxEmptyIcon } from '../internal/icons'
 import { LiveRegion, Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
 import { UIContext, useUI, visuallyHidden } from '../internal/ui'
@@ -116,6 +115,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
 ): ReactElement {
   const { m, locale, root, c, child: scope, sync } = useUI('Feed', unstyled)
   const feed = useFeed<P>({ read: filter?.read, seen: filter?.seen, payload: filter?.payload, limit })
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the sync object's methods are closures, none reads `this`
   const markAs = sync.markAs
   const trouble = useStore(sync.store, (s) => s.trouble)
   const now = useNow()
@@ -129,6 +129,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const shown = useMemo(() => (hiddenCount > 0 ? items.slice(hiddenCount) : items), [items, hiddenCount])
   useEffect(() => {
     const firstId = items[0]?._id ?? null
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- one more render, only when the first item changes
     if (hiddenCount === 0 && firstId !== anchorId) setAnchorId(firstId)
   }, [items, hiddenCount, anchorId])
 
@@ -141,7 +142,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         ? groupBy
         : (item: FeedItem<P>) => {
             const value = item.payload?.[groupBy]
-            return value == null ? null : String(value)
+            return value == null ? null : typeof value === 'string' ? value : JSON.stringify(value)
           }
   const rows = useMemo(() => {
     const out: Row<P>[] = []
@@ -172,7 +173,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       out.push({ kind: 'item', key: item._id, item })
     }
     return out
-    // Day labels change only when the date does, not on every clock tick.
+    // Day labels change only when the date does, not on every clock tick; `threadOf` is made anew from `groupBy`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `today` stands for `now`, `groupBy` for `threadOf`
   }, [shown, groupByDay, groupBy, expanded, locale, m, today])
   // What the arrow keys move through: the items shown as rows, threads' hidden ones left out.
   const listed = useMemo(() => rows.flatMap((r) => (r.kind === 'item' ? [r.item] : [])), [rows])
@@ -187,6 +189,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const { rows: virtualRows, scrollTop, scrollToIndex, scrollElement } = virtual
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the rows given to the virtualizer depend on it: no derivation in the same render
     setScrolledDown(scrollTop > AT_TOP)
   }, [scrollTop])
 
@@ -328,6 +331,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     const total = feed.totalCount
     const setSize = threadOf ? (feed.hasMore ? -1 : listed.length) : feed.hasMore ? (typeof total === 'number' ? total - hiddenCount : -1) : shown.length
     content = (
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the feed pattern: keys move between its articles
       <div
         ref={listRef}
         role="feed"
@@ -354,7 +358,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
                 </div>
               ) : (
                   <NotificationItem
-                    item={row.item as FeedItem}
+                    item={row.item}
                     tabIndex={row.item._id === activeId ? 0 : -1}
                     aria-posinset={listed.indexOf(row.item) + 1}
                     aria-setsize={setSize}
@@ -371,7 +375,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
                     footer={
                       row.thread && (
                         <ThreadBar
-                          thread={row.thread as FeedItem[]}
+                          thread={row.thread}
                           open={expanded.has(threadOf!(row.item)!)}
                           onToggle={() => {
                             const key = threadOf!(row.item)!

@@ -21,7 +21,7 @@ export interface VirtualRowsOptions {
 }
 
 /** A row to render and where it goes. */
-export interface VirtualRow {
+interface VirtualRow {
   index: number
   key: string
   start: number
@@ -63,7 +63,7 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
       out[i + 1] = (out[i] ?? 0) + (sizes.current.get(key) ?? estimateRef.current(i))
     }
     return out
-    // `version` changes when a measurement does.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` changes when a measurement does
   }, [keys, count, version])
   const startsRef = useRef(starts)
   startsRef.current = starts

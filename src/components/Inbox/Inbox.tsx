@@ -61,10 +61,10 @@ export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject
     if ((PROVIDER_KEYS as readonly string[]).includes(key)) provider[key] = value
     else view[key] = value
   }
-  if (props.subscriberId === undefined) return <InboxView {...(view as InboxViewProps)} />
+  if (props.subscriberId === undefined) return <InboxView {...(view)} />
   return (
     <InboxProvider {...(provider as unknown as InboxProviderProps)}>
-      <InboxView {...(view as InboxViewProps)} />
+      <InboxView {...(view)} />
     </InboxProvider>
   )
 }) as <P extends JsonObject = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
@@ -112,7 +112,7 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
     <InboxRoot ref={ref} open={shown} onOpenChange={setShown} unstyled={unstyled} {...div}>
       <BellTrigger countKind={countKind} titleCount={titleCount} renderBell={renderBell} />
       <PopoverContent placement={placement}>
-        <InboxPanel {...(panel as InboxPanelProps<P>)} />
+        <InboxPanel {...(panel)} />
       </PopoverContent>
       {toasts && <Toaster {...(toasts === true ? {} : toasts)} onOpen={() => setShown(true)} />}
     </InboxRoot>

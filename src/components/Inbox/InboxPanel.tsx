@@ -122,7 +122,7 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
             )}
             {showPreferences &&
               // The settings view is a module of its own, fetched when its button is first pointed at or focused.
-              iconButton(m.openPreferences, <SettingsIcon width={18} height={18} />, () => setView('preferences'), false, loadSettings)}
+              iconButton(m.openPreferences, <SettingsIcon width={18} height={18} />, () => setView('preferences'), false, () => void loadSettings().catch(() => {}))}
           </div>
         )}
         {closable && <InboxClose data-inbox-close="" />}

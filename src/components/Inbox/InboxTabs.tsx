@@ -49,6 +49,7 @@ export function InboxTabs({
     listRef.current?.querySelectorAll<HTMLElement>('[role="tab"]')[next]?.focus()
   }
   return (
+    // eslint-disable-next-line jsx-a11y/interactive-supports-focus -- focus goes to its tabs (one in the tab order), as the tabs pattern has it
     <div ref={listRef} role="tablist" aria-label={label} {...c('inbox-tabs')} onKeyDown={onKeyDown}>
       {tabs.map((tab) => {
         const selected = tab.id === value

@@ -5,7 +5,7 @@ import { formatCount } from '../../core/format'
 import { useCounts } from '../../hooks/useCounts'
 import { plural } from '../../i18n'
 import { Bell } from '../Bell/Bell'
-import type { BellProps, CountKind } from '../Bell/Bell'
+import type { BellProps } from '../Bell/Bell'
 import { compose } from '../internal/events'
 import { useControllableState } from '../internal/hooks'
 import { CloseIcon } from '../internal/icons'
@@ -39,7 +39,7 @@ function useRoot(name: string): RootContextValue {
 }
 
 /** Sets every ref it is given. */
-export function useMergedRef<T>(...refs: (Ref<T> | undefined)[]): (node: T | null) => void {
+function useMergedRef<T>(...refs: (Ref<T> | undefined)[]): (node: T | null) => void {
   const latest = useRef(refs)
   latest.current = refs
   const [set] = useState(() => (node: T | null) => {
@@ -123,7 +123,7 @@ export const InboxTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, InboxT
   { asChild, ...props },
   ref,
 ): ReactElement {
-  return asChild ? <Slot {...props} setRef={ref as Ref<HTMLElement>} /> : <BellTrigger ref={ref} {...props} />
+  return asChild ? <Slot {...props} setRef={ref} /> : <BellTrigger ref={ref} {...props} />
 })
 
 /** What both kinds of trigger put on their element. */
@@ -141,8 +141,8 @@ function useTrigger(name: string, ref: Ref<HTMLElement> | undefined, onClick: In
 
 /** The Bell wired to the surrounding {@link InboxRoot}: what `<Inbox>` uses, without `asChild`'s code. */
 export const BellTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, BellProps>(function BellTrigger({ onClick, ...rest }, ref) {
-  const wired = useTrigger('InboxTrigger', ref as Ref<HTMLElement>, onClick)
-  return <Bell {...rest} {...wired} ref={wired.ref as Ref<HTMLButtonElement>} open={wired['aria-expanded']} />
+  const wired = useTrigger('InboxTrigger', ref, onClick)
+  return <Bell {...rest} {...wired} ref={wired.ref} open={wired['aria-expanded']} />
 })
 
 function Slot({

@@ -6,8 +6,8 @@ import { BellIcon, PersonIcon, SystemIcon, systemIconName } from '../internal/ic
 import { safeImageUrl } from '../internal/url'
 
 /** A display name for the actor when the payload carries one (used for initials). */
-export function actorName(item: FeedItem): string | undefined {
-  const p = item.payload as Record<string, unknown> | undefined
+function actorName(item: FeedItem): string | undefined {
+  const p = item.payload
   for (const key of ['actorName', 'authorName', 'senderName', 'inviterName', 'userName', 'name']) {
     const v = p?.[key]
     if (typeof v === 'string' && v.trim()) return v.trim()
@@ -16,7 +16,7 @@ export function actorName(item: FeedItem): string | undefined {
 }
 
 /** Up to two letters from a name: "Ada Lane" → "AL". */
-export function initials(name: string | undefined): string {
+function initials(name: string | undefined): string {
   if (!name) return ''
   const parts = name.split(/\s+/).filter(Boolean)
   const letters = parts.length > 1 ? [parts[0], parts[parts.length - 1]] : [parts[0]]

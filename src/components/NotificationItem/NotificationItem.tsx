@@ -10,7 +10,7 @@ import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
 import { formatDateTime, formatRelativeTime } from '../../core/format'
 import { useStore } from 'zustand'
 import { useNow } from '../internal/clock'
-import { compose, cx } from '../internal/events'
+import { compose } from '../internal/events'
 import { AlertIcon, CheckIcon, EnvelopeDotIcon, EnvelopeOpenIcon } from '../internal/icons'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { safeUrl } from '../internal/url'
@@ -89,6 +89,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
   // Read per item from the provider, so a failure is still told when the row comes back into view.
   const pending = useStore(store, (s) => s.writes.some((w) => !w.ids || w.ids.has(item._id)))
   const failure = useStore(store, (s) => s.failures.get(item._id))
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the sync object's methods are closures, none reads `this`
   const markAs = sync.markAs
   const now = useNow()
   const id = useId()
@@ -155,6 +156,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
   const bodyId = `${id}-body`
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- a row of a feed, focused by the feed's keys; its own keys open it
     <article
       ref={ref}
       {...root}
@@ -174,7 +176,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
     >
       {render ? (
         <>
-          {render(item as never, helpers)}
+          {render(item, helpers)}
           {footer}
         </>
       ) : (

@@ -2,7 +2,6 @@ import { forwardRef, useEffect, useRef, useState } from 'react'
 import type { HTMLAttributes, ReactElement } from 'react'
 import { useStore } from 'zustand'
 import type { FeedItem } from '../../api/types'
-import { cx } from '../internal/events'
 import { CloseIcon } from '../internal/icons'
 import { useUI } from '../internal/ui'
 import { Avatar } from '../NotificationItem/Avatar'
@@ -65,6 +64,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
 
   const close = (toast: Toast) => setToasts((t) => t.filter((x) => x !== toast))
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- pointer and focus within pause the timer
     <section
       ref={ref}
       {...root}
@@ -74,13 +74,14 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       onPointerEnter={() => setHeld(true)}
       onPointerLeave={() => setHeld(false)}
       onFocus={() => setHeld(true)}
-      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setHeld(false)}
+      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setHeld(false)}
       {...rest}
     >
       <ol {...c('inbox-toaster__list')} aria-live="polite" aria-relevant="additions">
         {toasts.map((toast) => {
           const { item } = toast
           return (
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from a toast's buttons closes it
             <li
               key={toast.key}
               {...c('inbox-toast')}

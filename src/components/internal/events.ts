@@ -12,8 +12,3 @@ export function compose<E extends SyntheticEvent>(
     if (!event.defaultPrevented) builtin(event)
   }
 }
-
-/** Joins class names, skipping empty ones. */
-export function cx(...names: (string | false | null | undefined)[]): string {
-  return names.filter(Boolean).join(' ')
-}

@@ -4,7 +4,7 @@ const FOCUSABLE =
   'a[href], area[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), iframe, [tabindex], [contenteditable="true"]'
 
 /** Elements inside `root` that Tab reaches, in DOM order. */
-export function tabbables(root: HTMLElement): HTMLElement[] {
+function tabbables(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => {
     if (el.tabIndex < 0) return false
     if (el.closest('[hidden], [inert], [aria-hidden="true"]')) return false

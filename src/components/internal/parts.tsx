@@ -135,6 +135,7 @@ function useSecondsUntil(at: number | null | undefined): number {
   const left = () => (at ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : 0)
   const [seconds, setSeconds] = useState(left)
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- starts the count again when `at` changes
     setSeconds(left())
     if (!at) return
     const timer = setInterval(() => setSeconds(left()), 1000)

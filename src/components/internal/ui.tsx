@@ -45,7 +45,7 @@ export type Part = typeof part
  * A part's stable class and `data-part` attribute ("inbox-item__title" gives `data-part="item-title"`),
  * kept under `unstyled` too: the stylesheet only applies outside `[data-inbox-unstyled]`.
  */
-export function part(name: string, className?: string): { className: string; 'data-part': string } {
+function part(name: string, className?: string): { className: string; 'data-part': string } {
   return { className: className ? name + ' ' + className : name, 'data-part': name.replace(/^inbox-/, '').replace('__', '-') }
 }
 

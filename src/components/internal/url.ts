@@ -7,6 +7,7 @@ const SCHEME = /^[a-z][a-z\d+.-]*:/i
 export function safeUrl(value: unknown): string | null {
   if (typeof value !== 'string') return null
   const trimmed = value.trim()
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (trimmed === '' || /[\u0000-\u001f\u007f]/.test(trimmed)) return null
   // A lone surrogate makes the browser's own URL parser fail where `new URL` below does not.
   if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(trimmed)) return null

@@ -34,7 +34,7 @@ export const InboxInline = /* @__PURE__ */ forwardRef(function InboxInline<P ext
     <UIContext.Provider value={child}>
       <LabelContext.Provider value={titleId}>
         <section ref={ref} {...root} {...c('inbox-inline', className)} aria-labelledby={titleId} {...rest}>
-          <InboxPanel {...(panel as InboxPanelProps<P>)} />
+          <InboxPanel {...(panel)} />
           <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
         </section>
       </LabelContext.Provider>

@@ -78,7 +78,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         <LabelContext.Provider value={titleId}>
           <section ref={listRef} {...c('inbox-page__list')} aria-labelledby={titleId}>
             <InboxPanel<P>
-              {...(panel as InboxPanelProps<P>)}
+              {...(panel)}
               selectedId={selected}
               onSelect={(next) => {
                 setPicked(next)
@@ -88,6 +88,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
             />
           </section>
         </LabelContext.Provider>
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from within goes back to the list */}
         <section
           {...c('inbox-detail')}
           aria-label={item ? undefined : m.inboxTitle}

@@ -43,7 +43,7 @@ export interface Click {
 
 const LIVE = '[data-inbox-root] > [role="status"][aria-live="polite"]'
 
-export function read(): Snapshot {
+function read(): Snapshot {
   const t = performance.now()
   const bellEl = document.querySelector<HTMLElement>('button[aria-haspopup="dialog"][data-count]')
   const bell = Number(bellEl?.dataset.count ?? NaN)
@@ -72,7 +72,7 @@ export function read(): Snapshot {
 }
 
 /** Why the bell, the tab and the list shown do not agree; `''` when they do. */
-export function disagreement(s: Snapshot): string {
+function disagreement(s: Snapshot): string {
   const why: string[] = []
   if (Number.isNaN(s.bell)) return ''
   if (s.bell !== s.bellName) why.push(`bell shows ${s.bell}, its name says ${s.bellName}`)
