@@ -13,7 +13,10 @@ export async function freshPage(browser: Browser, server: PageServer): Promise<P
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   const page = await context.newPage()
   // Nothing leaves loopback: the peers' clouds are unreachable here, so their calls fail at once.
-  await page.route((url) => !url.href.startsWith(server.url), (route) => route.abort('internetdisconnected'))
+  await page.route(
+    (url) => !url.href.startsWith(server.url),
+    (route) => route.abort('internetdisconnected'),
+  )
   return page
 }
 

@@ -62,7 +62,15 @@ export interface ConsistencyResults {
   cpus: number
   loadAverage: { start: number; end: number }
   seeds: SeedRow[]
-  totals: { seeds: number; frames: number; disagreements: number; finalMismatches: number; failuresInjected: number; failuresTold: number; lateClicks: number }
+  totals: {
+    seeds: number
+    frames: number
+    disagreements: number
+    finalMismatches: number
+    failuresInjected: number
+    failuresTold: number
+    lateClicks: number
+  }
   click: { gapMs: number; kit: Latency; plain: Latency }
 }
 
@@ -77,8 +85,12 @@ function row(r: SeedReport): SeedRow {
     frames: r.frames,
     listFrames: r.listFrames,
     disagreements: r.disagreements.length,
-    unpaintedCommitDisagreements: r.commitDisagreements.filter((c) => !r.disagreements.some((d) => d.t >= c.t && d.t - c.t < 20)).length,
-    ...(first ? { firstDisagreement: `${r1(first.t)} ms, ${first.active} tab: ${first.why}; actions: ${r.actions.join(', ')}` } : {}),
+    unpaintedCommitDisagreements: r.commitDisagreements.filter(
+      (c) => !r.disagreements.some((d) => d.t >= c.t && d.t - c.t < 20),
+    ).length,
+    ...(first
+      ? { firstDisagreement: `${r1(first.t)} ms, ${first.active} tab: ${first.why}; actions: ${r.actions.join(', ')}` }
+      : {}),
     finalMismatches: r.finalMismatches,
     writes: r.writes,
     failuresInjected: r.failuresInjected,
@@ -112,7 +124,9 @@ async function measureClicks(browser: Browser, url: string, clicks: number): Pro
       for (const list of ['kit', 'plain'] as const) {
         const box = await page.evaluate(
           ({ list, index }) => {
-            const rows = document.querySelectorAll(list === 'kit' ? '[role="tabpanel"] article[data-inbox-item]' : 'article[data-plain-item]')
+            const rows = document.querySelectorAll(
+              list === 'kit' ? '[role="tabpanel"] article[data-inbox-item]' : 'article[data-plain-item]',
+            )
             const r = rows[index]!.querySelector('button[aria-label^="Mark as"]')!.getBoundingClientRect()
             return { x: r.left + r.width / 2, y: r.top + r.height / 2 }
           },
@@ -123,7 +137,11 @@ async function measureClicks(browser: Browser, url: string, clicks: number): Pro
       }
     }
     const all: Click[] = await page.evaluate(() => (window as any).__consistency.sampler.clicks)
-    return { gapMs: CLICK_GAP, kit: latency(all.filter((c) => c.list === 'kit')), plain: latency(all.filter((c) => c.list === 'plain')) }
+    return {
+      gapMs: CLICK_GAP,
+      kit: latency(all.filter((c) => c.list === 'kit')),
+      plain: latency(all.filter((c) => c.list === 'plain')),
+    }
   } finally {
     await page.context().close()
   }
@@ -132,7 +150,11 @@ async function measureClicks(browser: Browser, url: string, clicks: number): Pro
 /** Builds the page for production, runs the seeds and the clicks. */
 export async function measureConsistency(
   browser: Browser,
-  { seeds = range(20), clicks = 60, log = (_: string) => {} }: { seeds?: number[]; clicks?: number; log?: (line: string) => void } = {},
+  {
+    seeds = range(20),
+    clicks = 60,
+    log = (_: string) => {},
+  }: { seeds?: number[]; clicks?: number; log?: (line: string) => void } = {},
 ): Promise<ConsistencyResults> {
   const start = loadavg()[0]!
   const server = await servePage(await buildPage(PAGE))

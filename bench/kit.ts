@@ -127,7 +127,7 @@ async function measureLongFeed(browser: Browser, server: PageServer): Promise<Lo
   const scroller = await scrollerOf(page)
   // Load every page: keep scrolling to the end until no more pages come.
   let loaded = 0
-  for (let stale = 0; stale < 20; ) {
+  for (let stale = 0; stale < 20;) {
     await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
     await page.waitForTimeout(100)
     const now = await maxPosInSet(page)
@@ -192,7 +192,10 @@ async function scrollerOf(page: Page) {
 /** Highest `aria-posinset` of an item in the DOM: how far into the feed the page has loaded. */
 function maxPosInSet(page: Page): Promise<number> {
   return page.evaluate(() =>
-    Math.max(0, ...Array.from(document.querySelectorAll('[aria-posinset]'), (el) => Number(el.getAttribute('aria-posinset')))),
+    Math.max(
+      0,
+      ...Array.from(document.querySelectorAll('[aria-posinset]'), (el) => Number(el.getAttribute('aria-posinset'))),
+    ),
   )
 }
 

@@ -19,7 +19,8 @@ import { CHROMIUM_PATH, launchBrowser } from '../test/support/browser'
 import { stats } from './probe'
 
 const args = process.argv.slice(2)
-const flag = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
+const flag = (name: string, fallback: number) =>
+  Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
 const TRIGGERS = flag('triggers', 8)
 const PERIODS = flag('periods', 6)
 const TABS = 3
@@ -55,7 +56,10 @@ const watchBell = (page: Page) =>
     Object.assign(window, { __bell: shown })
   })
 const shownAt = (page: Page, count: number) =>
-  page.evaluate((c) => (window as unknown as { __bell: [number, number][] }).__bell.find(([, n]) => n === c)?.[0], count)
+  page.evaluate(
+    (c) => (window as unknown as { __bell: [number, number][] }).__bell.find(([, n]) => n === c)?.[0],
+    count,
+  )
 
 async function steadyAndLatency(context: BrowserContext, url: string, service: ReturnType<typeof liveService>) {
   const tabs = await openTabs(context, url)
@@ -108,7 +112,11 @@ async function steadyAndLatency(context: BrowserContext, url: string, service: R
   const records = await Promise.all(tabs.map((t) => t.record()))
   const latency = {
     triggers: TRIGGERS,
-    everyTabMs: { p50: round(every.median), p95: round(every.p95), min: round(Math.min(...samples.map((s) => s.everyTabMs))) },
+    everyTabMs: {
+      p50: round(every.median),
+      p95: round(every.p95),
+      min: round(Math.min(...samples.map((s) => s.everyTabMs))),
+    },
     /** The spread between the first and the last tab to show a count: the followers' lag behind the leader. */
     spreadMs: stats(samples.map((s) => Math.max(...s.byTabMs) - Math.min(...s.byTabMs))).median,
     onNotificationCalls: records.map((r) => r.notified.length),
@@ -198,10 +206,19 @@ async function main() {
       machine: {
         cpus: cpus().length,
         node: process.version,
-        chromium: execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+        chromium: execFileSync(CHROMIUM_PATH, ['--version'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim(),
         loadAverage: { start: load, end: round(loadavg()[0]!, 2) },
       },
-      setup: { tabs: TABS, notifications: TOTAL, unread: UNREAD, cadence: 'default: every tab focused (10 s)', view: 'bell' },
+      setup: {
+        tabs: TABS,
+        notifications: TOTAL,
+        unread: UNREAD,
+        cadence: 'default: every tab focused (10 s)',
+        view: 'bell',
+      },
       steady,
       latency,
       outage: down,
@@ -211,7 +228,9 @@ async function main() {
     writeFileSync(out, JSON.stringify(results, null, 2) + '\n')
 
     console.log(`Live loop, ${TABS} tabs of one profile, ${UNREAD} unread of ${TOTAL}, default cadence (focused)\n`)
-    console.log(`  per poll period (${steady.periodMs} ms, ${steady.looks} looks in ${round(steady.windowMs / 1000)} s), all tabs:`)
+    console.log(
+      `  per poll period (${steady.periodMs} ms, ${steady.looks} looks in ${round(steady.windowMs / 1000)} s), all tabs:`,
+    )
     console.log(
       `    requests      ${steady.requestsPerPeriod}   (before: ${BEFORE.requestsPerPeriod}, goal ≤ ${GOALS.requestsPerPeriod}) by tab ${steady.requestsByTab.join('/')}`,
     )

@@ -33,7 +33,10 @@ export const PEERS: Peer[] = [
     entry: app('novu'),
     hooksEntry: app('novu-hooks'),
     bell: "return document.querySelector('.nv-bellIcon')",
-    open: { click: '.nv-popoverTrigger', shown: 'return document.querySelector(\'.nv-popoverContent[data-open="true"]\')' },
+    open: {
+      click: '.nv-popoverTrigger',
+      shown: 'return document.querySelector(\'.nv-popoverContent[data-open="true"]\')',
+    },
   },
   {
     id: 'knock',
@@ -43,7 +46,8 @@ export const PEERS: Peer[] = [
     bell: "return document.querySelector('button.rnf-notification-icon-button svg')",
     open: {
       click: 'button.rnf-notification-icon-button',
-      shown: "const p = document.querySelector('.rnf-notification-feed-popover'); return p && p.style.visibility === 'visible'",
+      shown:
+        "const p = document.querySelector('.rnf-notification-feed-popover'); return p && p.style.visibility === 'visible'",
     },
   },
   {
@@ -53,14 +57,20 @@ export const PEERS: Peer[] = [
     hooksEntry: app('courier-hooks'),
     // Courier renders web components; the bell's svg sits two shadow roots down.
     bell: "const b = document.querySelector('courier-inbox-menu-button courier-icon-button'); const i = b && b.shadowRoot && b.shadowRoot.querySelector('courier-icon'); return i && i.shadowRoot && i.shadowRoot.querySelector('svg')",
-    open: { click: 'courier-inbox-menu-button', shown: "return document.querySelector('courier-inbox-popup-menu .popup.visible')" },
+    open: {
+      click: 'courier-inbox-menu-button',
+      shown: "return document.querySelector('courier-inbox-popup-menu .popup.visible')",
+    },
   },
   {
     id: 'magicbell',
     name: '@magicbell/react',
     entry: app('magicbell'),
     bell: "return document.querySelector('button.magicbell--inbox-button svg')",
-    open: { click: 'button.magicbell--inbox-button', shown: "return document.querySelector('.magicbell--inbox-header')" },
+    open: {
+      click: 'button.magicbell--inbox-button',
+      shown: "return document.querySelector('.magicbell--inbox-header')",
+    },
   },
 ]
 
@@ -69,7 +79,9 @@ export const PEERS: Peer[] = [
  * Install scripts are off: none of the peers needs one to be bundled (`npm install-scripts ls` there lists none).
  */
 export function ensurePeers(): void {
-  const lock = createHash('sha256').update(readFileSync(join(PEERS_DIR, 'package-lock.json'))).digest('hex')
+  const lock = createHash('sha256')
+    .update(readFileSync(join(PEERS_DIR, 'package-lock.json')))
+    .digest('hex')
   const stamp = join(PEERS_DIR, 'node_modules', '.bench-lock-sha256')
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lock) return
   console.error('Installing the peers into bench/peers from its lock file…')

@@ -75,7 +75,12 @@ function cost(store: MemoryRateLimitStore, size: number, runs: number) {
     const ids = Array.from({ length: runs }, (_, i) => idOf((i * 7919 + b) % size))
     known.push(batch(ids, take))
     floor.push(batch(ids, getSet))
-    fresh.push(batch(Array.from({ length: runs }, (_, i) => idOf(10_000_000 + b * runs + i)), take))
+    fresh.push(
+      batch(
+        Array.from({ length: runs }, (_, i) => idOf(10_000_000 + b * runs + i)),
+        take,
+      ),
+    )
   }
   return { size, knownNsPerRequest: median(known), newNsPerRequest: median(fresh), bareMapNsPerRequest: median(floor) }
 }
@@ -161,16 +166,27 @@ console.log(`Rate-limit store (${RULE.limit} per ${RULE.windowMs / 1000} s), 24-
 console.log('Memory held after each of N distinct subscribers made one request:')
 console.log(['maxKeys', 'subscribers', 'buckets held', 'heap MiB', 'bytes/bucket'].map((h) => h.padStart(13)).join(''))
 for (const r of memoryRows)
-  console.log([r.maxKeys, r.subscribers, r.bucketsHeld, r.heapMiB, r.bytesPerBucket].map((v) => v.toLocaleString('en').padStart(13)).join(''))
+  console.log(
+    [r.maxKeys, r.subscribers, r.bucketsHeld, r.heapMiB, r.bytesPerBucket]
+      .map((v) => v.toLocaleString('en').padStart(13))
+      .join(''),
+  )
 console.log('\nCost of one take() by number of subscribers held (ns):')
 console.log(['held', 'known subscriber', 'new subscriber', 'bare Map get+set'].map((h) => h.padStart(17)).join(''))
 for (const r of costRows)
-  console.log([r.size, r.knownNsPerRequest, r.newNsPerRequest, r.bareMapNsPerRequest].map((v) => v.toLocaleString('en').padStart(17)).join(''))
+  console.log(
+    [r.size, r.knownNsPerRequest, r.newNsPerRequest, r.bareMapNsPerRequest]
+      .map((v) => v.toLocaleString('en').padStart(17))
+      .join(''),
+  )
 console.log('\nThe limiter it replaced (a walk of the whole map past 10,000 subscribers), ns per request:')
-for (const r of previousRows) console.log(`${r.size.toLocaleString('en').padStart(17)}${r.nsPerRequest.toLocaleString('en').padStart(17)}`)
+for (const r of previousRows)
+  console.log(`${r.size.toLocaleString('en').padStart(17)}${r.nsPerRequest.toLocaleString('en').padStart(17)}`)
 console.log('\nA whole proxy request (in process, reference service, feed limit=1), µs:')
 for (const r of proxyRows)
-  console.log(`  store holding ${r.storeSize.toLocaleString('en').padStart(9)} subscribers: median ${r.medianUs}, p99 ${r.p99Us}`)
+  console.log(
+    `  store holding ${r.storeSize.toLocaleString('en').padStart(9)} subscribers: median ${r.medianUs}, p99 ${r.p99Us}`,
+  )
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'proxy.json')
 mkdirSync(dirname(out), { recursive: true })

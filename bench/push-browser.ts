@@ -19,7 +19,8 @@ const TRIGGERS = Number(process.argv.find((a) => a.startsWith('--triggers='))?.s
 const SECRET = 'bench-push-browser-secret-of-32-bytes!!'
 const WEBHOOK_SECRET = 'whsec_' + Buffer.from('bench-push-browser-webhook-secret').toString('base64')
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 export async function pushBrowser() {
   const redis = await startRedis()
@@ -33,7 +34,11 @@ export async function pushBrowser() {
   let instanceB = ''
   const service = createService({
     fixture: demoFixture,
-    webhooks: { url: 'http://instance-b.invalid/api/inbox/webhooks/messages', secret: WEBHOOK_SECRET, fetch: (input, init) => fetch(String(input).replace('http://instance-b.invalid', instanceB), init) },
+    webhooks: {
+      url: 'http://instance-b.invalid/api/inbox/webhooks/messages',
+      secret: WEBHOOK_SECRET,
+      fetch: (input, init) => fetch(String(input).replace('http://instance-b.invalid', instanceB), init),
+    },
   })
   const proxy = async () =>
     createInboxProxy({
@@ -74,7 +79,11 @@ export async function pushBrowser() {
         }),
       )
       if (answer.status !== 201) throw new Error(`trigger answered ${answer.status}`)
-      await page.waitForFunction((n) => Number(document.querySelector('button[aria-haspopup]')?.getAttribute('data-count')) > n, before, { timeout: 30_000, polling: 'raf' })
+      await page.waitForFunction(
+        (n) => Number(document.querySelector('button[aria-haspopup]')?.getAttribute('data-count')) > n,
+        before,
+        { timeout: 30_000, polling: 'raf' },
+      )
       times.push(Date.now() - started)
       await page.waitForTimeout(150)
     }

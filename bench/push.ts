@@ -39,25 +39,34 @@ if (process.argv[2] === '--client') {
   let last = 0
   const open = (token: string) =>
     new Promise<void>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: `${BASE}/events`, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        res.setEncoding('utf8')
-        let seen = ''
-        res.on('data', (chunk: string) => {
-          seen += chunk
-          if (seen.includes('event: ready')) {
-            seen = seen.includes('event: message.created') ? seen : ''
-            resolve()
-          }
-          if (seen.includes('event: message.created')) {
-            const t = now()
-            if (arrived++ === 0) first = t
-            last = t
-            seen = ''
-            if (arrived === tokens.length) process.send!({ done: true, first, last })
-          }
-        })
-        res.on('error', () => {})
-      })
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: `${BASE}/events`,
+          agent: false,
+          headers: { authorization: `Bearer ${token}` },
+        },
+        (res) => {
+          res.setEncoding('utf8')
+          let seen = ''
+          res.on('data', (chunk: string) => {
+            seen += chunk
+            if (seen.includes('event: ready')) {
+              seen = seen.includes('event: message.created') ? seen : ''
+              resolve()
+            }
+            if (seen.includes('event: message.created')) {
+              const t = now()
+              if (arrived++ === 0) first = t
+              last = t
+              seen = ''
+              if (arrived === tokens.length) process.send!({ done: true, first, last })
+            }
+          })
+          res.on('error', () => {})
+        },
+      )
       req.on('error', reject)
       req.end()
     })
@@ -82,7 +91,8 @@ async function main() {
     return { heapUsed, rss }
   }
   const service = createService()
-  const serviceFetch = ((input: RequestInfo | URL, init?: RequestInit) => service.fetch(new Request(input, init))) as typeof fetch
+  const serviceFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+    service.fetch(new Request(input, init))) as typeof fetch
   const proxyWith = (broker?: InboxEventBroker, heartbeatMs = 25_000) =>
     createInboxProxy<NodeContext>({
       upstreamUrl: 'http://service.internal',
@@ -102,7 +112,9 @@ async function main() {
     const before = settled()
     const readers: ReadableStreamDefaultReader<Uint8Array>[] = []
     for (const token of tokens) {
-      const response = await proxy(new Request(`http://app.test${BASE}/events`, { headers: { authorization: `Bearer ${token}` } }))
+      const response = await proxy(
+        new Request(`http://app.test${BASE}/events`, { headers: { authorization: `Bearer ${token}` } }),
+      )
       const reader = response.body!.getReader()
       await reader.read()
       readers.push(reader)
@@ -165,7 +177,9 @@ async function main() {
   const latency = async (brokers: [InboxEventBroker, InboxEventBroker]) => {
     const [a, b] = [proxyWith(brokers[0]), proxyWith(brokers[1])]
     const [servedA, servedB] = [await serveOverHttp(a), await serveOverHttp(b)]
-    const response = await fetch(`http://127.0.0.1:${servedA.port}${BASE}/events`, { headers: { authorization: `Bearer ${tokens[0]}` } })
+    const response = await fetch(`http://127.0.0.1:${servedA.port}${BASE}/events`, {
+      headers: { authorization: `Bearer ${tokens[0]}` },
+    })
     const reader = response.body!.getReader()
     const decoder = new TextDecoder()
     let text = decoder.decode((await reader.read()).value)
@@ -174,7 +188,11 @@ async function main() {
       const hook = signedWebhook('http://x/', messagePayload(ids[0]!, [`m${i}`]))
       const body = await hook.text()
       const t0 = now()
-      const posted = await fetch(`http://127.0.0.1:${servedB.port}${BASE}/webhooks/messages`, { method: 'POST', headers: hook.headers, body })
+      const posted = await fetch(`http://127.0.0.1:${servedB.port}${BASE}/webhooks/messages`, {
+        method: 'POST',
+        headers: hook.headers,
+        body,
+      })
       if (posted.status !== 204) throw new Error(`webhook answered ${posted.status}`)
       while (!text.includes(`"m${i}"`)) text += decoder.decode((await reader.read()).value)
       times.push(now() - t0)

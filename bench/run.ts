@@ -78,7 +78,10 @@ const args = process.argv.slice(2)
 /** The other benchmark scripts, each run alone and writing bench/results/<name>.json. */
 const SCRIPTS = ['proxy', 'push', 'push-browser', 'live'] as const
 const only = new Set(
-  (args.find((a) => a.startsWith('--only='))?.slice(7) ?? ['size', 'browser', 'service', 'consistency', ...SCRIPTS].join(',')).split(','),
+  (
+    args.find((a) => a.startsWith('--only='))?.slice(7) ??
+    ['size', 'browser', 'service', 'consistency', ...SCRIPTS].join(',')
+  ).split(','),
 )
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? MOUNT_RUNS)
 const seeds = Number(args.find((a) => a.startsWith('--seeds='))?.slice(8) ?? 20)
@@ -135,9 +138,16 @@ async function main(): Promise<void> {
     bundler: `vite ${version('vite', ROOT)} (production, minified; react, react-dom, react/jsx-runtime external)`,
     kits: {
       'inbox-kit': { package: 'inbox-kit', version: kitVersion, bundle: { error: 'not run' } },
-      floor: { package: 'floor: React Query + zustand', version: version('@tanstack/react-query', ROOT), bundle: { error: 'not run' } },
+      floor: {
+        package: 'floor: React Query + zustand',
+        version: version('@tanstack/react-query', ROOT),
+        bundle: { error: 'not run' },
+      },
       ...Object.fromEntries(
-        PEERS.map((p) => [p.id, { package: p.name, version: version(p.name, PEERS_DIR), bundle: { error: 'not run' } }]),
+        PEERS.map((p) => [
+          p.id,
+          { package: p.name, version: version(p.name, PEERS_DIR), bundle: { error: 'not run' } },
+        ]),
       ),
     },
     service: { error: 'not run' },
@@ -210,7 +220,9 @@ async function main(): Promise<void> {
         const mount = targets.some((t) => t.id === peer.id) ? loaded(peer.id) : undefined
         if (mount)
           results.kits[peer.id]!.mount =
-            'error' in mount ? mount : { ...mount, note: 'bell first render and popover open only: its cloud is unreachable here' }
+            'error' in mount
+              ? mount
+              : { ...mount, note: 'bell first render and popover open only: its cloud is unreachable here' }
       }
     } finally {
       await Promise.all(servers.map((s) => s.close()))
@@ -254,7 +266,8 @@ async function main(): Promise<void> {
   writeFileSync(here('./results/latest.json'), JSON.stringify(results, null, 2) + '\n')
   console.log(renderTable(results))
   for (const note of results.notes) console.log(`- ${note}`)
-  if (results.consistency && !('error' in results.consistency)) console.log(`\n${renderConsistency(results.consistency)}`)
+  if (results.consistency && !('error' in results.consistency))
+    console.log(`\n${renderConsistency(results.consistency)}`)
   console.log(`\nWritten to bench/results/latest.json`)
   if (args.includes('--readme')) {
     const readme = `${ROOT}/README.md`

@@ -48,9 +48,14 @@ async function measure(name: string, path: string, body?: () => unknown): Promis
   for (let i = 0; i < RUNS; i++) samples.push(await time(path, body))
   samples.sort((a, b) => a - b)
   const items = body
-    ? ((body() as { messageId: string[] }).messageId.length)
-    : ((await (await service.fetch(new Request(`http://bench.test${path}`, { headers }))).json()) as { data: unknown[] }).data.length
-  const pick = (q: number) => Number((samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0).toFixed(3))
+    ? (body() as { messageId: string[] }).messageId.length
+    : (
+        (await (await service.fetch(new Request(`http://bench.test${path}`, { headers }))).json()) as {
+          data: unknown[]
+        }
+      ).data.length
+  const pick = (q: number) =>
+    Number((samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0).toFixed(3))
   return { case: name, path, medianMs: pick(0.5), p99Ms: pick(0.99), items }
 }
 
@@ -59,7 +64,8 @@ async function measure(name: string, path: string, body?: () => unknown): Promis
 const RECIPIENTS = 50_000
 setFlagsFromString('--expose-gc')
 const collect = runInNewContext('gc') as () => void
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 const round = (ms: number) => Number(ms.toFixed(3))
 
 interface Stall {
@@ -93,7 +99,9 @@ async function stallDuring(name: string, path: string, body: unknown, isDone: (s
     while (!triggered || !isDone(stallService)) {
       const sent = performance.now()
       await new Promise((resolve) => setImmediate(resolve))
-      const response = await stallService.fetch(new Request('http://bench.test/v1/integrations/active', { headers: auth }))
+      const response = await stallService.fetch(
+        new Request('http://bench.test/v1/integrations/active', { headers: auth }),
+      )
       await response.text()
       samples.push(performance.now() - sent)
     }
@@ -131,19 +139,33 @@ const stalls = [
   await stallDuring(
     `trigger to a topic of ${RECIPIENTS.toLocaleString('en')} (in_app + email)`,
     '/v1/events/trigger',
-    { name: 'invoice-paid', to: { type: 'Topic', topicKey: 'everyone' }, payload: { invoiceNumber: 'INV-1', amount: '$10' } },
+    {
+      name: 'invoice-paid',
+      to: { type: 'Topic', topicKey: 'everyone' },
+      payload: { invoiceNumber: 'INV-1', amount: '$10' },
+    },
     (s) => s.state.messages(lastMember).length > 0,
   ),
   await stallDuring(
     `trigger to ${RECIPIENTS.toLocaleString('en')} new subscriberIds (in_app + email)`,
     '/v1/events/trigger',
-    { name: 'invoice-paid', to: Array.from({ length: RECIPIENTS }, (_, i) => `new-${i}`), payload: { invoiceNumber: 'INV-2' } },
+    {
+      name: 'invoice-paid',
+      to: Array.from({ length: RECIPIENTS }, (_, i) => `new-${i}`),
+      payload: { invoiceNumber: 'INV-2' },
+    },
     (s) => s.state.messages(`new-${RECIPIENTS - 1}`).length > 0,
   ),
   await stallDuring(
     `bulk of 100 events, each to a topic of ${(RECIPIENTS / 100).toLocaleString('en')} (in_app + email)`,
     '/v1/events/trigger/bulk',
-    { events: Array.from({ length: 100 }, (_, i) => ({ name: 'invoice-paid', to: { type: 'Topic', topicKey: 'team' }, transactionId: `bulk-${i}` })) },
+    {
+      events: Array.from({ length: 100 }, (_, i) => ({
+        name: 'invoice-paid',
+        to: { type: 'Topic', topicKey: 'team' },
+        transactionId: `bulk-${i}`,
+      })),
+    },
     (s) => s.state.messages(lastTeamMember).some((m) => m.transactionId === 'bulk-99'),
   ),
 ]
@@ -172,12 +194,17 @@ async function idempotencyMemory(name: string, keys: number, limits?: Idempotenc
   const ids = keyed.state.messages('keyed-user').map((m) => m._id)
   const headers = { authorization: `ApiKey ${keyed.apiKey}`, 'content-type': 'application/json' }
   const path = 'http://bench.test/v1/subscribers/keyed-user/messages/mark-as'
-  const bodyOf = (i: number) => JSON.stringify({ messageId: [ids[i % 100], ids[(i + 1) % 100]], markAs: i % 2 ? 'read' : 'unread' })
+  const bodyOf = (i: number) =>
+    JSON.stringify({ messageId: [ids[i % 100], ids[(i + 1) % 100]], markAs: i % 2 ? 'read' : 'unread' })
   collect()
   const before = process.memoryUsage().heapUsed
   let answerBytes = 0
   for (let i = 0; i < keys; i++) {
-    const request = new Request(path, { method: 'POST', headers: { ...headers, 'idempotency-key': `bench-key-${i}` }, body: bodyOf(i) })
+    const request = new Request(path, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': `bench-key-${i}` },
+      body: bodyOf(i),
+    })
     const response = await keyed.fetch(request)
     const text = await response.text()
     if (response.status !== 201) throw new Error(`${name}: ${response.status} ${text}`)
@@ -200,7 +227,10 @@ async function idempotencyMemory(name: string, keys: number, limits?: Idempotenc
 
 const idempotency = [
   await idempotencyMemory(`${KEYS.toLocaleString('en')} fresh keys, default bounds`, KEYS),
-  await idempotencyMemory(`${KEYS.toLocaleString('en')} fresh keys, unbounded (as before)`, KEYS, { maxEntries: Infinity, maxBytes: Infinity }),
+  await idempotencyMemory(`${KEYS.toLocaleString('en')} fresh keys, unbounded (as before)`, KEYS, {
+    maxEntries: Infinity,
+    maxBytes: Infinity,
+  }),
 ]
 
 // ------------------------------------------------------------ pages at scale
@@ -224,30 +254,56 @@ rows.push(await measure('feed page 0, limit 100', `${feed}?page=0&limit=100`))
 rows.push(await measure('feed page 999 (deep), limit 100', `${feed}?page=999&limit=100`))
 rows.push(await measure('feed read=false page 0, limit 10', `${feed}?page=0&limit=10&read=false`))
 rows.push(await measure('feed read=false page 499 (deep), limit 100', `${feed}?page=499&limit=100&read=false`))
-rows.push(await measure('feed seen=false read=false page 250, limit 100', `${feed}?page=250&limit=100&read=false&seen=false`))
+rows.push(
+  await measure('feed seen=false read=false page 250, limit 100', `${feed}?page=250&limit=100&read=false&seen=false`),
+)
 const messageIds = service.state.messages('bench-user').map((m) => m._id)
 let flip = 0
 rows.push(
-  await measure('mark-as 100 ids (read/unread), 100,000 messages', '/v1/subscribers/bench-user/messages/mark-as', () => {
-    flip++
-    const start = (flip * 100) % 50_000
-    return { messageId: messageIds.slice(start, start + 100), markAs: flip % 2 ? 'read' : 'unread' }
-  }),
+  await measure(
+    'mark-as 100 ids (read/unread), 100,000 messages',
+    '/v1/subscribers/bench-user/messages/mark-as',
+    () => {
+      flip++
+      const start = (flip * 100) % 50_000
+      return { messageId: messageIds.slice(start, start + 100), markAs: flip % 2 ? 'read' : 'unread' }
+    },
+  ),
 )
 rows.push(await measure('topic first page (DESC) + totalCount, limit 100', `${topic}?limit=100`))
-rows.push(await measure('topic after middle cursor, ASC, limit 100', `${topic}?limit=100&orderDirection=ASC&after=${middle}`))
-rows.push(await measure('topic before cursor near end, DESC, limit 100', `${topic}?limit=100&before=${nearEnd}&includeCursor=true`))
+rows.push(
+  await measure('topic after middle cursor, ASC, limit 100', `${topic}?limit=100&orderDirection=ASC&after=${middle}`),
+)
+rows.push(
+  await measure(
+    'topic before cursor near end, DESC, limit 100',
+    `${topic}?limit=100&before=${nearEnd}&includeCursor=true`,
+  ),
+)
 rows.push(await measure('topic filtered by subscriberId', `${topic}?subscriberId=bench-topic-member-0777777`))
 
 for (const stall of stalls)
-  rows.push({ case: `light request during ${stall.case}`, path: '/v1/integrations/active', medianMs: stall.medianMs, p99Ms: stall.p99Ms, items: stall.lightRequests })
+  rows.push({
+    case: `light request during ${stall.case}`,
+    path: '/v1/integrations/active',
+    medianMs: stall.medianMs,
+    p99Ms: stall.p99Ms,
+    items: stall.lightRequests,
+  })
 
-console.log(`Seeded ${MESSAGES.toLocaleString('en')} messages in ${seedMessagesMs.toFixed(0)} ms, ` +
-  `${SUBSCRIPTIONS.toLocaleString('en')} subscriptions in ${seedSubscriptionsMs.toFixed(0)} ms (${RUNS} runs per case)\n`)
+console.log(
+  `Seeded ${MESSAGES.toLocaleString('en')} messages in ${seedMessagesMs.toFixed(0)} ms, ` +
+    `${SUBSCRIPTIONS.toLocaleString('en')} subscriptions in ${seedSubscriptionsMs.toFixed(0)} ms (${RUNS} runs per case)\n`,
+)
 console.log(['case'.padEnd(50), 'median ms'.padStart(10), 'p99 ms'.padStart(10), 'items'.padStart(6)].join(' '))
 for (const row of rows)
   console.log(
-    [row.case.padEnd(50), row.medianMs.toFixed(3).padStart(10), row.p99Ms.toFixed(3).padStart(10), String(row.items).padStart(6)].join(' '),
+    [
+      row.case.padEnd(50),
+      row.medianMs.toFixed(3).padStart(10),
+      row.p99Ms.toFixed(3).padStart(10),
+      String(row.items).padStart(6),
+    ].join(' '),
   )
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'service.json')
@@ -276,12 +332,46 @@ writeFileSync(
   ) + '\n',
 )
 console.log('\nLight requests while a large trigger is delivered (each from the event-loop turn it was sent in):')
-console.log(['case'.padEnd(64), 'answer ms'.padStart(10), 'all ms'.padStart(8), 'n'.padStart(6), 'p99 ms'.padStart(8), 'worst ms'.padStart(9)].join(' '))
+console.log(
+  [
+    'case'.padEnd(64),
+    'answer ms'.padStart(10),
+    'all ms'.padStart(8),
+    'n'.padStart(6),
+    'p99 ms'.padStart(8),
+    'worst ms'.padStart(9),
+  ].join(' '),
+)
 for (const s of stalls)
-  console.log([s.case.padEnd(64), s.answerMs.toFixed(1).padStart(10), s.deliveredMs.toFixed(0).padStart(8), String(s.lightRequests).padStart(6), s.p99Ms.toFixed(2).padStart(8), s.worstMs.toFixed(2).padStart(9)].join(' '))
+  console.log(
+    [
+      s.case.padEnd(64),
+      s.answerMs.toFixed(1).padStart(10),
+      s.deliveredMs.toFixed(0).padStart(8),
+      String(s.lightRequests).padStart(6),
+      s.p99Ms.toFixed(2).padStart(8),
+      s.worstMs.toFixed(2).padStart(9),
+    ].join(' '),
+  )
 console.log('\nIdempotency store under keyed mark-as requests with fresh keys:')
-console.log(['case'.padEnd(45), 'entries'.padStart(8), 'counted MB'.padStart(11), 'heap +MB'.padStart(9), 'B/key'.padStart(7)].join(' '))
+console.log(
+  [
+    'case'.padEnd(45),
+    'entries'.padStart(8),
+    'counted MB'.padStart(11),
+    'heap +MB'.padStart(9),
+    'B/key'.padStart(7),
+  ].join(' '),
+)
 for (const f of idempotency)
-  console.log([f.case.padEnd(45), String(f.entries).padStart(8), f.countedMB.toFixed(1).padStart(11), f.heapGrowthMB.toFixed(1).padStart(9), String(f.perKeyBytes).padStart(7)].join(' '))
+  console.log(
+    [
+      f.case.padEnd(45),
+      String(f.entries).padStart(8),
+      f.countedMB.toFixed(1).padStart(11),
+      f.heapGrowthMB.toFixed(1).padStart(9),
+      String(f.perKeyBytes).padStart(7),
+    ].join(' '),
+  )
 console.log(`(request ${idempotency[0]!.requestBytes} B, answer ${idempotency[0]!.answerBytes} B)`)
 console.log(`\nWrote ${out}`)

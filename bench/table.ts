@@ -6,29 +6,63 @@ const END = '<!-- bench:end -->'
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
 const ms = (n: number | undefined) => (n === undefined ? '–' : `${Math.round(n)} ms`)
-const ok = <T,>(o: Outcome<T> | undefined): T | undefined =>
+const ok = <T>(o: Outcome<T> | undefined): T | undefined =>
   o && typeof o === 'object' && 'error' in (o as object) ? undefined : (o as T | undefined)
 const failed = (o: Outcome<unknown> | undefined) =>
   o && typeof o === 'object' && 'error' in (o as object) ? `failed: ${(o as { error: string }).error}` : undefined
 
 type Row = [label: string, cell: (k: KitResult) => string]
 
-const size = (pick: (b: BundleCost) => number, of: (k: KitResult) => Outcome<BundleCost> | undefined) => (k: KitResult) => {
-  const b = ok(of(k))
-  return b ? kb(pick(b)) : (failed(of(k)) ?? '–')
-}
+const size =
+  (pick: (b: BundleCost) => number, of: (k: KitResult) => Outcome<BundleCost> | undefined) => (k: KitResult) => {
+    const b = ok(of(k))
+    return b ? kb(pick(b)) : (failed(of(k)) ?? '–')
+  }
 
 const ROWS: Row[] = [
-  ['Full inbox, min (JS + CSS)', size((b) => b.min, (k) => k.bundle)],
-  ['**Full inbox, gzip (JS + CSS)**', size((b) => b.gzip, (k) => k.bundle)],
-  ['… of which CSS, gzip', size((b) => b.css.gzip, (k) => k.bundle)],
-  ['Lazy chunks, gzip (not in the above)', size((b) => b.lazy.gzip, (k) => k.bundle)],
-  ['Headless hooks alone, gzip', size((b) => b.gzip, (k) => k.hooksBundle)],
+  [
+    'Full inbox, min (JS + CSS)',
+    size(
+      (b) => b.min,
+      (k) => k.bundle,
+    ),
+  ],
+  [
+    '**Full inbox, gzip (JS + CSS)**',
+    size(
+      (b) => b.gzip,
+      (k) => k.bundle,
+    ),
+  ],
+  [
+    '… of which CSS, gzip',
+    size(
+      (b) => b.css.gzip,
+      (k) => k.bundle,
+    ),
+  ],
+  [
+    'Lazy chunks, gzip (not in the above)',
+    size(
+      (b) => b.lazy.gzip,
+      (k) => k.bundle,
+    ),
+  ],
+  [
+    'Headless hooks alone, gzip',
+    size(
+      (b) => b.gzip,
+      (k) => k.hooksBundle,
+    ),
+  ],
   ['Mount: bell drawn (first render)', (k) => (ok(k.mount) ? ms(ok(k.mount)?.bellRendered) : (failed(k.mount) ?? '–'))],
-  ['Mount: JS heap after mount (collected)', (k) => {
-    const h = ok(k.mount)?.heapBytes
-    return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MB`
-  }],
+  [
+    'Mount: JS heap after mount (collected)',
+    (k) => {
+      const h = ok(k.mount)?.heapBytes
+      return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MB`
+    },
+  ],
   ['Mount: bell showing its count', (k) => ms(ok(k.mount)?.bellCount)],
   ['Mount: open feed showing page 1', (k) => ms(ok(k.mount)?.feedFirstPage)],
   ['Click on the bell → popover shown', (k) => ms(ok(k.mount)?.popoverShown)],
@@ -58,10 +92,13 @@ const ROWS: Row[] = [
   ['Requests: open', (k) => String(ok(k.requests)?.open ?? '–')],
   ['Requests: mark one', (k) => String(ok(k.requests)?.markOne ?? '–')],
   ['Requests: mark all (250)', (k) => String(ok(k.requests)?.markAll250 ?? '–')],
-  ['Requests: one poll, nothing new (closed / open)', (k) => {
-    const r = ok(k.requests)
-    return r ? `${r.pollNothingNew} / ${r.pollNothingNewOpen}` : '–'
-  }],
+  [
+    'Requests: one poll, nothing new (closed / open)',
+    (k) => {
+      const r = ok(k.requests)
+      return r ? `${r.pollNothingNew} / ${r.pollNothingNewOpen}` : '–'
+    },
+  ],
   [
     'Bytes received per poll, closed (5 / 150 unread)',
     (k) => {

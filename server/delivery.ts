@@ -78,7 +78,8 @@ export function checkTriggerBody(body: unknown, issues: Issues, prefix = ''): vo
     issues.add(at('name'), 'name must be a non-empty string', body.name)
   const to = body.to
   if (to === undefined || to === null) issues.add(at('to'), 'to is required', to)
-  else if (typeof to !== 'string' && typeof to !== 'object') issues.add(at('to'), 'to must be a string, an object or an array', to)
+  else if (typeof to !== 'string' && typeof to !== 'object')
+    issues.add(at('to'), 'to must be a string, an object or an array', to)
   for (const key of ['payload', 'overrides'] as const) {
     if (body[key] !== undefined && !isObject(body[key])) issues.add(at(key), `${key} must be an object`, body[key])
   }
@@ -99,8 +100,10 @@ export function checkTriggerBody(body: unknown, issues: Issues, prefix = ''): vo
   )
     issues.add(at('tenant'), 'tenant must be an identifier or an object with an identifier', tenant)
   if (isObject(tenant)) {
-    if (tenant.name !== undefined && typeof tenant.name !== 'string') issues.add(at('tenant.name'), 'must be a string', tenant.name)
-    if (tenant.data !== undefined && !isObject(tenant.data)) issues.add(at('tenant.data'), 'must be an object', tenant.data)
+    if (tenant.name !== undefined && typeof tenant.name !== 'string')
+      issues.add(at('tenant.name'), 'must be a string', tenant.name)
+    if (tenant.data !== undefined && !isObject(tenant.data))
+      issues.add(at('tenant.data'), 'must be an object', tenant.data)
   }
 }
 

@@ -105,7 +105,8 @@ export function findTooDeep(value: unknown, max: number): TooDeep | null {
     } else {
       for (const key of Object.keys(v)) {
         const item: unknown = (v as Record<string, unknown>)[key]
-        if (isContainer(item)) stack.push([item, depth + 1, extend ? (path ? `${path}.${key}` : key) : path, below, false])
+        if (isContainer(item))
+          stack.push([item, depth + 1, extend ? (path ? `${path}.${key}` : key) : path, below, false])
       }
     }
   }

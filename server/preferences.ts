@@ -32,9 +32,7 @@ export function channelEnabled(workflow: WorkflowRecord, sub: SubscriberRecord, 
 /** The preferences document of GET /v2/subscribers/{id}/preferences. */
 export function preferencesOf(env: Environment, sub: SubscriberRecord, criticality: Criticality): Preferences {
   const listed = [...env.workflows.values()].filter(
-    (w) =>
-      w.active &&
-      (criticality === 'all' || (criticality === 'critical' ? w.critical : !w.critical)),
+    (w) => w.active && (criticality === 'all' || (criticality === 'critical' ? w.critical : !w.critical)),
   )
   const workflows: WorkflowPreference[] = listed.map((w) => {
     const channels: PreferenceChannels = {}

@@ -74,7 +74,14 @@ export function matchRoute(method: string, path: string): { route: Route; params
 
 // ------------------------------------------------------------ parameter helpers
 
-function intParam(q: URLSearchParams, name: string, issues: Issues, min: number, max: number, fallback: number): number {
+function intParam(
+  q: URLSearchParams,
+  name: string,
+  issues: Issues,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const raw = q.get(name)
   if (raw === null) return fallback
   const value = Number(raw)
@@ -94,7 +101,12 @@ function boolParam(q: URLSearchParams, name: string, issues: Issues): boolean | 
   return undefined
 }
 
-function enumParam<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[], issues: Issues): T | undefined {
+function enumParam<T extends string>(
+  q: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  issues: Issues,
+): T | undefined {
   const raw = q.get(name)
   if (raw === null) return undefined
   if ((allowed as readonly string[]).includes(raw)) return raw as T
@@ -342,7 +354,8 @@ route('PATCH', '/v2/subscribers/:subscriberId/preferences', ({ store, env, param
     const id = b.workflowId
     const workflow = [...env.workflows.values()].find((w) => w._id === id || w.identifier === id || w.slug === id)
     if (!workflow) throw new HttpError(404, `Workflow ${id} not found`)
-    if (workflow.critical) throw new HttpError(400, `Workflow ${workflow.identifier} is critical: its preferences cannot be changed`)
+    if (workflow.critical)
+      throw new HttpError(400, `Workflow ${workflow.identifier} is critical: its preferences cannot be changed`)
     sub.preferences.workflows.set(workflow._id, { ...sub.preferences.workflows.get(workflow._id), ...channels })
   } else {
     sub.preferences.channels = { ...sub.preferences.channels, ...channels }
@@ -435,7 +448,11 @@ route('POST', '/v1/subscribers/:subscriberId/messages/mark-as', ({ store, env, p
   const issues = new Issues()
   let ids: string[] = []
   const raw = b.messageId
-  if (typeof raw === 'string') ids = raw.split(',').map((s) => s.trim()).filter(Boolean)
+  if (typeof raw === 'string')
+    ids = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
   else if (Array.isArray(raw)) {
     raw.forEach((id, i) => {
       if (typeof id !== 'string' || id === '') issues.add(`messageId[${i}]`, 'must be a non-empty string', id)
@@ -503,10 +520,7 @@ route(
       events.forEach((event: unknown, i) => {
         checkTriggerBody(event, issues, `events[${i}]`)
         const context = isObject(event) ? event.context : undefined
-        if (
-          context !== undefined &&
-          !(isObject(context) && Object.values(context).every((v) => typeof v === 'string'))
-        )
+        if (context !== undefined && !(isObject(context) && Object.values(context).every((v) => typeof v === 'string')))
           issues.add(`events[${i}].context`, 'context must map strings to strings', context)
       })
     issues.check()

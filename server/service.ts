@@ -76,7 +76,8 @@ export function createService(options: ServiceOptions = {}): Service {
   const baseLatency = options.latency ?? 0
   const webhooks = options.webhooks && new WebhookSender(options.webhooks, clock)
   if (webhooks) {
-    store.onMessageEvent = (type, message) => webhooks.record(type, message._environmentId, message.subscriberId, message._id)
+    store.onMessageEvent = (type, message) =>
+      webhooks.record(type, message._environmentId, message.subscriberId, message._id)
   }
 
   async function handle(request: Request): Promise<Response> {
@@ -114,7 +115,10 @@ export function createService(options: ServiceOptions = {}): Service {
           { ...echo, ...(fault.status === 429 || fault.status === 503 ? { 'Retry-After': '1' } : {}) },
         )
       if (fault.malformed)
-        return new Response('{"data": [{"_id": "', { status: 200, headers: { 'content-type': 'application/json', ...echo } })
+        return new Response('{"data": [{"_id": "', {
+          status: 200,
+          headers: { 'content-type': 'application/json', ...echo },
+        })
       return json(200, fault.body, echo)
     }
 

@@ -20,7 +20,11 @@ export function insertSorted<T>(items: T[], item: T, compare: (a: T, b: T) => nu
     items.push(item)
     return
   }
-  items.splice(lowerBound(items, (x) => compare(x, item)), 0, item)
+  items.splice(
+    lowerBound(items, (x) => compare(x, item)),
+    0,
+    item,
+  )
 }
 
 /** Removes `item` (found by binary search) from the ascending array; no-op when absent. */

@@ -230,7 +230,12 @@ export class Store implements ServiceState {
   // ------------------------------------------------------------ writes
 
   /** Creates the subscriber or updates the fields given. */
-  upsertSubscriber(env: Environment, subscriberId: string, fields: SubscriberFields, createdAt?: string): SubscriberRecord {
+  upsertSubscriber(
+    env: Environment,
+    subscriberId: string,
+    fields: SubscriberFields,
+    createdAt?: string,
+  ): SubscriberRecord {
     const existing = env.subscribers.get(subscriberId)
     const now = this.nowIso()
     const pick = (key: keyof SubscriberFields, current: unknown) =>
@@ -511,7 +516,12 @@ export class Store implements ServiceState {
   }
 
   primaryIntegration(i: IntegrationRecord): PrimaryIntegration {
-    return { ...i, credentials: { ...i.credentials }, configurations: { ...i.configurations }, conditions: [...i.conditions] }
+    return {
+      ...i,
+      credentials: { ...i.credentials },
+      configurations: { ...i.configurations },
+      conditions: [...i.conditions],
+    }
   }
 
   // ------------------------------------------------------------ ServiceState

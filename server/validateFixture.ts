@@ -91,8 +91,7 @@ function shallow(o: Obj, key: string, path: string): void {
 
 function timestamp(o: Obj, key: string, path: string, required = false): void {
   const value = string(o, key, path, required)
-  if (value !== undefined && Number.isNaN(Date.parse(value)))
-    fail(join(path, key), 'expected an ISO 8601 timestamp')
+  if (value !== undefined && Number.isNaN(Date.parse(value))) fail(join(path, key), 'expected an ISO 8601 timestamp')
 }
 
 function channels(o: Obj, key: string, path: string): void {
@@ -187,8 +186,7 @@ export function validateFixture(value: unknown): Fixture {
 
   const environmentOf = (o: Obj, path: string): string => {
     const env = string(o, 'environmentId', path) ?? defaultEnvironment
-    if (!environments.has(env))
-      fail(join(path, 'environmentId'), `unknown environment ${env} (no API key selects it)`)
+    if (!environments.has(env)) fail(join(path, 'environmentId'), `unknown environment ${env} (no API key selects it)`)
     return env
   }
 
@@ -278,8 +276,7 @@ export function validateFixture(value: unknown): Fixture {
     const id = string(s, 'subscriberId', path, true) as string
     if (!/^[\x21-\x7e]{1,255}$/.test(id))
       fail(join(path, 'subscriberId'), 'expected 1-255 printable characters without spaces')
-    for (const key of ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'])
-      string(s, key, path)
+    for (const key of ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone']) string(s, key, path)
     plainObject(s, 'data', path)
     timestamp(s, 'createdAt', path)
     const env = environmentOf(s, path)

@@ -83,7 +83,8 @@ export class WebhookSender {
     } catch {
       throw new TypeError(`webhooks.url is not a URL: ${options.url}`)
     }
-    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('webhooks.url must be http(s).')
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:')
+      throw new TypeError('webhooks.url must be http(s).')
     try {
       this.signer = new Webhook(options.secret)
     } catch {
@@ -185,11 +186,14 @@ export class WebhookSender {
       return
     }
     this.waiting++
-    const timer = setTimeout(() => {
-      this.waiting--
-      this.queue.unshift(item)
-      this.pump()
-    }, (this.options.retryDelayMs ?? 1_000) * 2 ** (item.attempt - 1))
+    const timer = setTimeout(
+      () => {
+        this.waiting--
+        this.queue.unshift(item)
+        this.pump()
+      },
+      (this.options.retryDelayMs ?? 1_000) * 2 ** (item.attempt - 1),
+    )
     // Retries waiting must not keep a script or a test run alive.
     ;(timer as { unref?: () => void }).unref?.()
   }

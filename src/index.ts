@@ -7,14 +7,7 @@
 
 export { Inbox } from './components/Inbox/Inbox'
 export type { InboxProps, InboxViewProps, InboxPlacement, InboxTab } from './components/Inbox/Inbox'
-export {
-  InboxRoot,
-  InboxTrigger,
-  InboxContent,
-  InboxHeader,
-  InboxFooter,
-  InboxClose,
-} from './components/Inbox/parts'
+export { InboxRoot, InboxTrigger, InboxContent, InboxHeader, InboxFooter, InboxClose } from './components/Inbox/parts'
 export type { InboxRootProps, InboxTriggerProps, InboxContentProps, InboxHeaderProps } from './components/Inbox/parts'
 export type { InboxPanelProps } from './components/Inbox/InboxPanel'
 export { InboxInline } from './components/layouts/InboxInline'
@@ -30,7 +23,12 @@ export { Feed } from './components/Feed/Feed'
 export type { FeedProps, FeedFilter } from './components/Feed/Feed'
 export type { ViewportRect } from './components/Feed/useVirtualRows'
 export { NotificationItem } from './components/NotificationItem/NotificationItem'
-export type { NotificationItemProps, ItemHelpers, NavigateHandler, ActionHandler } from './components/NotificationItem/NotificationItem'
+export type {
+  NotificationItemProps,
+  ItemHelpers,
+  NavigateHandler,
+  ActionHandler,
+} from './components/NotificationItem/NotificationItem'
 export { PreferencesPanel } from './components/PreferencesPanel/PreferencesPanel'
 export type { PreferencesPanelProps } from './components/PreferencesPanel/PreferencesPanel'
 export { Toaster } from './components/Toaster/Toaster'

@@ -52,7 +52,9 @@ export async function prefetchInbox(
   const deps: QueryDeps = { client, subscriberId }
   await Promise.all([
     ...(options.feeds ?? [{}]).map((f) => queryClient.prefetchInfiniteQuery(feedQueryOptions(deps, f))),
-    ...(options.counts === false ? [] : (['unread', 'unseen'] as const).map((k) => queryClient.prefetchQuery(countQueryOptions(deps, k)))),
+    ...(options.counts === false
+      ? []
+      : (['unread', 'unseen'] as const).map((k) => queryClient.prefetchQuery(countQueryOptions(deps, k)))),
     ...(options.preferences ?? []).map((c) => queryClient.prefetchQuery(preferencesQueryOptions(deps, c))),
   ])
 }

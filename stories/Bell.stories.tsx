@@ -29,7 +29,10 @@ export const Empty: Story = { parameters: service({ fixture: emptyFixture }) }
 export const Loading: Story = { parameters: service({ faults: LOADING }) }
 export const Error: Story = { parameters: service({ faults: FAILING }) }
 /** Over 99 unread: the badge caps at "99+" and the name says so. */
-export const Capped: Story = { args: { countKind: 'unread' }, parameters: service({ fixture: () => longFeedFixture(300) }) }
+export const Capped: Story = {
+  args: { countKind: 'unread' },
+  parameters: service({ fixture: () => longFeedFixture(300) }),
+}
 export const Dark: Story = { args: { theme: 'dark' } }
 export const RTL: Story = { args: { locale: 'ar' } }
 export const Unstyled: Story = { tags: ['unstyled'], parameters: UNSTYLED_PARAMETERS, args: { unstyled: true } }

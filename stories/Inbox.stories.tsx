@@ -1,7 +1,15 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { Inbox, useCounts, useFeed, useMarkAs } from '../src'
 import type { InboxViewProps } from '../src'
-import { FAILING, failingWith, LOADING, lookArgTypes, MALFORMED, UNSTYLED_PARAMETERS, withService } from './support/decorators'
+import {
+  FAILING,
+  failingWith,
+  LOADING,
+  lookArgTypes,
+  MALFORMED,
+  UNSTYLED_PARAMETERS,
+  withService,
+} from './support/decorators'
 import type { InboxStoryParameters } from './support/decorators'
 import { emptyFixture, longFeedFixture, unreadFixture } from './support/fixtures'
 import type { ScopeLook } from './support/ServiceScope'
@@ -124,7 +132,10 @@ function HeadlessInbox() {
           {items.map((item) => (
             <li key={item._id} style={{ marginBottom: 6, fontWeight: item.read ? 400 : 600 }}>
               {item.content}{' '}
-              <button type="button" onClick={() => void markAs({ ids: [item._id], markAs: item.read ? 'unread' : 'read' })}>
+              <button
+                type="button"
+                onClick={() => void markAs({ ids: [item._id], markAs: item.read ? 'unread' : 'read' })}
+              >
                 {item.read ? 'Mark unread' : 'Mark read'}
               </button>
             </li>

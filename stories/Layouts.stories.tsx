@@ -39,7 +39,17 @@ export const PopoverFromParts: Story = {
     <div style={{ display: 'flex', justifyContent: 'flex-end', paddingInline: 24 }}>
       <InboxRoot defaultOpen>
         <InboxTrigger asChild>
-          <button type="button" style={{ padding: '8px 14px', borderRadius: 8, border: '1px solid #c9cbd6', background: '#fff', font: 'inherit', cursor: 'pointer' }}>
+          <button
+            type="button"
+            style={{
+              padding: '8px 14px',
+              borderRadius: 8,
+              border: '1px solid #c9cbd6',
+              background: '#fff',
+              font: 'inherit',
+              cursor: 'pointer',
+            }}
+          >
             Inbox
           </button>
         </InboxTrigger>
@@ -99,7 +109,13 @@ function PageInbox({ pick }: { pick?: boolean }) {
   })
   return (
     <div ref={ref} style={{ height: 640 }}>
-      <InboxPage selectedId={selected} onSelect={setSelected} markSeenOnOpen={false} renderBody={markdownBody} groupBy="pr" />
+      <InboxPage
+        selectedId={selected}
+        onSelect={setSelected}
+        markSeenOnOpen={false}
+        renderBody={markdownBody}
+        groupBy="pr"
+      />
     </div>
   )
 }

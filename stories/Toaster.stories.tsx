@@ -39,7 +39,10 @@ const meta = {
     </div>
   ),
   decorators: [withService],
-  parameters: { layout: 'fullscreen', inbox: { minHeight: 420, service: { pollInterval: 1000 } } satisfies InboxStoryParameters },
+  parameters: {
+    layout: 'fullscreen',
+    inbox: { minHeight: 420, service: { pollInterval: 1000 } } satisfies InboxStoryParameters,
+  },
   args: { theme: 'light', locale: 'en', position: 'bottom-end', duration: 6000, max: 3 },
   argTypes: {
     ...lookArgTypes,

@@ -50,7 +50,9 @@ export function App() {
   const [messages, setMessages] = useState<InboxMessages>()
   useEffect(() => {
     let current = true
-    void DEMO_LOCALES.find((l) => l.code === locale)?.load().then((m) => current && setMessages(m))
+    void DEMO_LOCALES.find((l) => l.code === locale)
+      ?.load()
+      .then((m) => current && setMessages(m))
     return () => {
       current = false
     }
@@ -67,12 +69,7 @@ export function App() {
         locale={locale}
         messages={messages?.lang === locale ? messages : undefined}
       >
-        <Shell
-          settings={settings}
-          update={update}
-          directory={directory}
-          loadError={loadError}
-        />
+        <Shell settings={settings} update={update} directory={directory} loadError={loadError} />
       </InboxProvider>
     </DemoAuthContext>
   )

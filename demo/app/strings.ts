@@ -108,7 +108,13 @@ const ar: DemoStrings = {
   previous: 'السابق',
   next: 'التالي',
   inAll: (n) => `${n} إجمالًا`,
-  channels: { in_app: 'داخل التطبيق', email: 'البريد الإلكتروني', sms: 'رسائل SMS', chat: 'الدردشة', push: 'الإشعارات الفورية' },
+  channels: {
+    in_app: 'داخل التطبيق',
+    email: 'البريد الإلكتروني',
+    sms: 'رسائل SMS',
+    chat: 'الدردشة',
+    push: 'الإشعارات الفورية',
+  },
 }
 
 const STRINGS: Record<string, DemoStrings> = { en, ar }

@@ -112,7 +112,9 @@ function samplePayload(templates: string[], example: JsonObject = {}): JsonObjec
 function payloadFor(service: Service, workflow: WorkflowRecord): JsonObject {
   const templates = workflow.steps.flatMap((s) => [s.subject ?? '', s.content ?? '', s.cta?.url ?? '', s.avatar ?? ''])
   for (const subscriber of service.state.subscribers()) {
-    const message = service.state.messages(subscriber.subscriberId).find((m) => m.templateIdentifier === workflow.identifier)
+    const message = service.state
+      .messages(subscriber.subscriberId)
+      .find((m) => m.templateIdentifier === workflow.identifier)
     if (message) return samplePayload(templates, message.payload)
   }
   return samplePayload(templates)
@@ -168,7 +170,11 @@ async function forward(
     const value = request.headers.get(name)
     if (value) headers.set(name, value)
   }
-  const response = await upstreamFetch(UPSTREAM + path + url.search, { method: request.method, headers, body: (body ?? undefined) as BodyInit | undefined })
+  const response = await upstreamFetch(UPSTREAM + path + url.search, {
+    method: request.method,
+    headers,
+    body: (body ?? undefined) as BodyInit | undefined,
+  })
   if (!path.startsWith('/v1/integrations') || !response.ok) return response
   const answer = new Response(JSON.stringify(redactCredentials(await response.json())), response)
   answer.headers.delete('content-length')
@@ -197,12 +203,18 @@ export function createDemoBackend(options: DemoBackendOptions): (request: Reques
   })
 
   async function signIn(request: Request): Promise<Response> {
-    if (request.method !== 'POST') throw new HttpError(405, `Cannot ${request.method} ${SESSION_PATH}`, undefined, { allow: 'POST' })
-    const body = parseJson((await readJsonBody(request, SESSION_BODY_LIMIT, true))!) as { subscriberId?: unknown } | null
+    if (request.method !== 'POST')
+      throw new HttpError(405, `Cannot ${request.method} ${SESSION_PATH}`, undefined, { allow: 'POST' })
+    const body = parseJson((await readJsonBody(request, SESSION_BODY_LIMIT, true))!) as {
+      subscriberId?: unknown
+    } | null
     const subscriberId = body && typeof body === 'object' ? body.subscriberId : undefined
     if (typeof subscriberId !== 'string' || !subscriberId) {
       throw new HttpError(422, 'Validation Error', {
-        subscriberId: { messages: ['subscriberId must be a non-empty string'], ...(subscriberId === undefined ? {} : { value: subscriberId }) },
+        subscriberId: {
+          messages: ['subscriberId must be a non-empty string'],
+          ...(subscriberId === undefined ? {} : { value: subscriberId }),
+        },
       })
     }
     // A real app signs in with a password or SSO; the demo lets anyone be any subscriber of the fixture.
@@ -238,7 +250,11 @@ export function createDemoBackend(options: DemoBackendOptions): (request: Reques
       if (!(error instanceof HttpError)) throw error
       // Unread, the rest of a refused body would hold the connection (and the next request on it) up.
       if (request.body && !request.body.locked) await request.body.cancel().catch(() => {})
-      return json(errorBody(error.status, error.message, path, error.errors ? { errors: error.errors } : {}), error.status, error.headers)
+      return json(
+        errorBody(error.status, error.message, path, error.errors ? { errors: error.errors } : {}),
+        error.status,
+        error.headers,
+      )
     }
   }
 }
@@ -265,7 +281,15 @@ export function createDemo(options: ServiceOptions & { secret: string; expiresIn
     },
   })
   const fixture = (serviceOptions.fixture ?? demoFixture) as Fixture
-  const environments = Object.fromEntries(fixture.apiKeys.map((k) => [k.environmentId, k.environmentName ?? k.environmentId]))
-  backend = createDemoBackend({ service, secret, environments, webhookSecret, ...(expiresIn !== undefined && { expiresIn }) })
+  const environments = Object.fromEntries(
+    fixture.apiKeys.map((k) => [k.environmentId, k.environmentName ?? k.environmentId]),
+  )
+  backend = createDemoBackend({
+    service,
+    secret,
+    environments,
+    webhookSecret,
+    ...(expiresIn !== undefined && { expiresIn }),
+  })
   return { service, backend }
 }

@@ -47,7 +47,9 @@ function isServable(url: string, files: ServedFiles): boolean {
   if (pathname === '/' || VIRTUAL.has(pathname)) return true
   const viaFs = pathname.startsWith('/@fs/')
   if (!viaFs && pathname.startsWith('/@')) return false
-  const { file, isFile } = realPath(path.resolve(viaFs ? pathname.slice('/@fs'.length) : path.join(files.root, pathname)))
+  const { file, isFile } = realPath(
+    path.resolve(viaFs ? pathname.slice('/@fs'.length) : path.join(files.root, pathname)),
+  )
   if (files.deny.some((dir) => inside(dir, file)) || !files.allow.some((dir) => inside(dir, file))) return false
   // Pre-bundled dependencies may still be being written when the page asks for them; any other URL names a file.
   return viaFs || (isFile && inside(files.root, file))
@@ -72,7 +74,9 @@ export function servePageOnly(given: ServedFiles): Plugin {
         res.setHeader('content-type', 'application/json; charset=utf-8')
         res.setHeader('cache-control', 'no-store')
         const where = url.startsWith('/') ? url.split('?')[0]! : '/'
-        res.end(JSON.stringify(errorBody(404, 'Not served by the demo: only the page and the code it loads are', where)))
+        res.end(
+          JSON.stringify(errorBody(404, 'Not served by the demo: only the page and the code it loads are', where)),
+        )
       })
     },
   }

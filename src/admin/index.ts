@@ -177,13 +177,19 @@ export function useSetPrimaryIntegration(): UseSetPrimaryIntegrationResult {
       mutationFn: (integrationId: string) => client.setPrimaryIntegration(integrationId),
       onError: (_error, _id, before) => {
         // Restored only when no later call laid its own change over it; the refetch settles the rest.
-        if (before && queryClient.isMutating({ mutationKey: [...key, 'setPrimary'] }) === 1) queryClient.setQueryData(key, before)
+        if (before && queryClient.isMutating({ mutationKey: [...key, 'setPrimary'] }) === 1)
+          queryClient.setQueryData(key, before)
         void queryClient.invalidateQueries({ queryKey: key })
       },
     },
     queryClient,
   )
-  return { setPrimary: mutation.mutateAsync, isPending: mutation.isPending, error: mutation.error, reset: mutation.reset }
+  return {
+    setPrimary: mutation.mutateAsync,
+    isPending: mutation.isPending,
+    error: mutation.error,
+    reset: mutation.reset,
+  }
 }
 
 /**
@@ -228,7 +234,13 @@ export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResul
     },
     queryClient,
   )
-  return { trigger: mutation.mutateAsync, ...(mutation.data ? { data: mutation.data } : {}), isPending: mutation.isPending, error: mutation.error, reset: mutation.reset }
+  return {
+    trigger: mutation.mutateAsync,
+    ...(mutation.data ? { data: mutation.data } : {}),
+    isPending: mutation.isPending,
+    error: mutation.error,
+    reset: mutation.reset,
+  }
 }
 
 /** What {@link useBulkTrigger} returns. */
@@ -256,12 +268,19 @@ export function useBulkTrigger<P extends JsonObject = JsonObject>(): UseBulkTrig
     {
       mutationFn: (body: BulkTriggerBody<P>) => client.bulkTrigger(body),
       onSuccess: (results, body) => {
-        if (body.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId))) return sync.refresh()
+        if (body.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId)))
+          return sync.refresh()
       },
     },
     queryClient,
   )
-  return { bulkTrigger: mutation.mutateAsync, ...(mutation.data ? { data: mutation.data } : {}), isPending: mutation.isPending, error: mutation.error, reset: mutation.reset }
+  return {
+    bulkTrigger: mutation.mutateAsync,
+    ...(mutation.data ? { data: mutation.data } : {}),
+    isPending: mutation.isPending,
+    error: mutation.error,
+    reset: mutation.reset,
+  }
 }
 
 /** Options of {@link useTopicSubscriptions}. */
@@ -281,7 +300,10 @@ export interface UseTopicSubscriptionsOptions {
  * @example
  * const { items, totalCount, totalCountCapped, next, hasNext } = useTopicSubscriptions('release-notes')
  */
-export function useTopicSubscriptions(topicKey: string, options: UseTopicSubscriptionsOptions = {}): CursorListResult<TopicSubscription> {
+export function useTopicSubscriptions(
+  topicKey: string,
+  options: UseTopicSubscriptionsOptions = {},
+): CursorListResult<TopicSubscription> {
   const { client, queryClient, subscriberId: current, enabled } = useAdmin('useTopicSubscriptions')
   const { subscriberId, limit } = options
   const { page, result } = useCursorList<TopicSubscription, CountedCursorPage<TopicSubscription>>(

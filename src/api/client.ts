@@ -22,20 +22,29 @@ function parseJson(text: string): unknown {
 function requester(options: InboxClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const timeout = options.timeout ?? 15_000
-  const retry = { retries: 2, baseDelay: 300, maxDelay: 5000, ...(options.retry === false ? { retries: 0 } : options.retry) }
+  const retry = {
+    retries: 2,
+    baseDelay: 300,
+    maxDelay: 5000,
+    ...(options.retry === false ? { retries: 0 } : options.retry),
+  }
 
   /** One attempt: the response and its text, or NetworkError / TimeoutError / the abort reason. */
   async function attempt(url: string, init: RequestInit, signal: AbortSignal | undefined) {
     const controller = new AbortController()
     let timedOut = false
-    const timer = timeout > 0 && timeout < 2 ** 31 ? setTimeout(() => controller.abort((timedOut = true)), timeout) : undefined
+    const timer =
+      timeout > 0 && timeout < 2 ** 31 ? setTimeout(() => controller.abort((timedOut = true)), timeout) : undefined
     const onAbort = () => controller.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort)
     try {
       if (signal?.aborted) throw signal.reason
       // Raced against the abort, so a fetch that ignores its signal cannot hold us up. Called as a plain
       // function: window.fetch throws "Illegal invocation" with another `this`.
-      const response = await abortable((options.fetch ?? fetch)(url, { ...init, signal: controller.signal }), controller.signal)
+      const response = await abortable(
+        (options.fetch ?? fetch)(url, { ...init, signal: controller.signal }),
+        controller.signal,
+      )
       return { response, text: await abortable(response.text(), controller.signal) }
     } catch (error) {
       if (signal?.aborted) throw signal.reason
@@ -64,10 +73,15 @@ function requester(options: InboxClientOptions) {
       if (key) headers['idempotency-key'] = key
       // Lower-cased so that a caller's `Authorization` replaces ours instead of sitting beside it.
       const computed = options.getHeaders && (await abortable(Promise.resolve(options.getHeaders()), opts.signal))
-      for (const [name, value] of Object.entries({ ...options.headers, ...computed })) headers[name.toLowerCase()] = value
+      for (const [name, value] of Object.entries({ ...options.headers, ...computed }))
+        headers[name.toLowerCase()] = value
       let error: unknown
       try {
-        const { response, text } = await attempt(baseUrl + pathAndQuery, { method, headers, body: json ?? null }, opts.signal)
+        const { response, text } = await attempt(
+          baseUrl + pathAndQuery,
+          { method, headers, body: json ?? null },
+          opts.signal,
+        )
         const parsed = parseJson(text)
         if (response.ok) {
           if (parsed === undefined) throw new ResponseShapeError('', 'JSON', text)
@@ -111,11 +125,21 @@ function subscriberOperations(request: Request): Omit<SubscriberClient, 'options
     markAs: (subscriberId, body, opts) =>
       request('POST', path`/v1/subscribers/${subscriberId}/messages/mark-as`, v.messages, opts, body),
     getPreferences: (subscriberId, params, opts) =>
-      request('GET', path`/v2/subscribers/${subscriberId}/preferences` + queryString({ ...params }), v.preferences, opts),
+      request(
+        'GET',
+        path`/v2/subscribers/${subscriberId}/preferences` + queryString({ ...params }),
+        v.preferences,
+        opts,
+      ),
     updatePreferences: (subscriberId, body, opts) =>
       request('PATCH', path`/v2/subscribers/${subscriberId}/preferences`, v.preferences, opts, body),
     listSubscriberSubscriptions: (subscriberId, params, opts) =>
-      request('GET', path`/v2/subscribers/${subscriberId}/subscriptions` + queryString({ ...params }), v.cursorPage, opts),
+      request(
+        'GET',
+        path`/v2/subscribers/${subscriberId}/subscriptions` + queryString({ ...params }),
+        v.cursorPage,
+        opts,
+      ),
   }
 }
 
@@ -143,7 +167,12 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
     options,
     ...subscriberOperations(request),
     listTopicSubscriptions: (topicKey, params, opts) =>
-      request('GET', path`/v2/topics/${topicKey}/subscriptions` + queryString({ ...params }), v.countedCursorPage, opts),
+      request(
+        'GET',
+        path`/v2/topics/${topicKey}/subscriptions` + queryString({ ...params }),
+        v.countedCursorPage,
+        opts,
+      ),
     setPrimaryIntegration: (integrationId, opts) =>
       request('POST', path`/v1/integrations/${integrationId}/set-primary`, v.primaryIntegration, opts),
     listActiveIntegrations: (opts) => request('GET', '/v1/integrations/active', v.integrations, opts),

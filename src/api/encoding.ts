@@ -29,5 +29,8 @@ export function randomKey(): string {
   const b = crypto.getRandomValues(new Uint8Array(16))
   b[6] = (b[6]! & 15) | 64
   b[8] = (b[8]! & 63) | 128
-  return Array.from(b, (x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + x.toString(16).padStart(2, '0')).join('')
+  return Array.from(
+    b,
+    (x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + x.toString(16).padStart(2, '0'),
+  ).join('')
 }

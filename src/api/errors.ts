@@ -85,7 +85,9 @@ export class ResponseShapeError extends InboxError {
       received = String(value)
     }
     if (received.length > 40) received = `${received.slice(0, 37)}...`
-    super(`The notification service sent an unexpected response (${field || 'body'}: expected ${expected}, got ${received}).`)
+    super(
+      `The notification service sent an unexpected response (${field || 'body'}: expected ${expected}, got ${received}).`,
+    )
     this.received = received
   }
 }

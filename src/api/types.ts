@@ -101,15 +101,7 @@ export interface Configurations {
   inboundWebhookSigningKey?: string
 }
 
-export type StepFilterType =
-  | 'BOOLEAN'
-  | 'TEXT'
-  | 'DATE'
-  | 'NUMBER'
-  | 'STATEMENT'
-  | 'LIST'
-  | 'MULTI_LIST'
-  | 'GROUP'
+export type StepFilterType = 'BOOLEAN' | 'TEXT' | 'DATE' | 'NUMBER' | 'STATEMENT' | 'LIST' | 'MULTI_LIST' | 'GROUP'
 
 export type FilterOperator =
   | 'LARGER'
@@ -185,14 +177,7 @@ export interface DaySchedule {
   hours?: TimeRange[]
 }
 
-export type Weekday =
-  | 'monday'
-  | 'tuesday'
-  | 'wednesday'
-  | 'thursday'
-  | 'friday'
-  | 'saturday'
-  | 'sunday'
+export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'
 export const WEEKDAYS: readonly Weekday[] = [
   'monday',
   'tuesday',
@@ -387,16 +372,7 @@ export interface TimedConfig {
   monthDays?: string[]
   ordinal?: '1' | '2' | '3' | '4' | '5' | 'last'
   ordinalValue?:
-    | 'day'
-    | 'weekday'
-    | 'weekend'
-    | 'sunday'
-    | 'monday'
-    | 'tuesday'
-    | 'wednesday'
-    | 'thursday'
-    | 'friday'
-    | 'saturday'
+    'day' | 'weekday' | 'weekend' | 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
   monthlyType?: 'each' | 'on'
 }
 
@@ -725,11 +701,7 @@ export interface InboxClient {
     opts?: RequestOptions,
   ): Promise<Preferences>
   /** PATCH /v2/subscribers/{subscriberId}/preferences (api-decisions) */
-  updatePreferences(
-    subscriberId: string,
-    body: UpdatePreferencesBody,
-    opts?: RequestOptions,
-  ): Promise<Preferences>
+  updatePreferences(subscriberId: string, body: UpdatePreferencesBody, opts?: RequestOptions): Promise<Preferences>
   /** §4.4 GET /v1/subscribers/{subscriberId}/notifications/feed */
   getFeed<P extends JsonObject = JsonObject>(
     subscriberId: string,
@@ -747,10 +719,7 @@ export interface InboxClient {
   /** §4.7 POST /v1/subscribers/{subscriberId}/messages/mark-as */
   markAs(subscriberId: string, body: MarkAsBody, opts?: RequestOptions): Promise<Message[]>
   /** §4.8 POST /v1/events/trigger */
-  trigger<P extends JsonObject = JsonObject>(
-    body: TriggerBody<P>,
-    opts?: RequestOptions,
-  ): Promise<TriggerResult>
+  trigger<P extends JsonObject = JsonObject>(body: TriggerBody<P>, opts?: RequestOptions): Promise<TriggerResult>
   /** §4.9 POST /v1/events/trigger/bulk */
   bulkTrigger<P extends JsonObject = JsonObject>(
     body: BulkTriggerBody<P>,

@@ -99,7 +99,13 @@ export const integrations = /* @__PURE__ */ arr(integration)
 export const primaryIntegration = integration
 
 // §2.8
-const preferenceChannels = /* @__PURE__ */ shape({ email: opt(bool), sms: opt(bool), in_app: opt(bool), chat: opt(bool), push: opt(bool) })
+const preferenceChannels = /* @__PURE__ */ shape({
+  email: opt(bool),
+  sms: opt(bool),
+  in_app: opt(bool),
+  chat: opt(bool),
+  push: opt(bool),
+})
 
 /** §4.3 and the preferences PATCH */
 export const preferences = /* @__PURE__ */ shape({
@@ -155,7 +161,12 @@ export const feedPage = /* @__PURE__ */ shape({
 export const messages = /* @__PURE__ */ arr(shape({ _id: opt(str), read: bool, seen: bool }))
 
 // §2.13
-const triggerResult = /* @__PURE__ */ shape({ acknowledged: bool, status: str, error: opt(arr(str)), transactionId: opt(str) })
+const triggerResult = /* @__PURE__ */ shape({
+  acknowledged: bool,
+  status: str,
+  error: opt(arr(str)),
+  transactionId: opt(str),
+})
 
 /** §4.8 */
 export const trigger = triggerResult

@@ -1,7 +1,8 @@
 import { readSubscriberToken } from './tokenPayload'
 
 /** What `fetchToken` may resolve with: the token, or the token and its expiry. */
-export type FetchedToken = string | { token: string; /** Expiry in ms since the epoch (browser clock). */ expiresAt?: number }
+export type FetchedToken =
+  string | { token: string; /** Expiry in ms since the epoch (browser clock). */ expiresAt?: number }
 
 /** Options of {@link createTokenAuth}. */
 export interface TokenAuthOptions {

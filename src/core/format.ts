@@ -106,9 +106,7 @@ export function formatDayLabel(
   const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear()
   return dtf(
     locale,
-    sameYear
-      ? { weekday: 'long', month: 'long', day: 'numeric' }
-      : { year: 'numeric', month: 'long', day: 'numeric' },
+    sameYear ? { weekday: 'long', month: 'long', day: 'numeric' } : { year: 'numeric', month: 'long', day: 'numeric' },
   ).format(t)
 }
 

@@ -42,7 +42,8 @@ export function matchesPayload(payload: unknown, filter: JsonObject): boolean {
     const actual = isObject(payload) && Object.hasOwn(payload, key) ? payload[key] : undefined
     return isObject(expected)
       ? isObject(actual) && matchesPayload(actual, expected)
-      : actual === expected || (isObject(actual) || Array.isArray(actual)) && JSON.stringify(actual) === JSON.stringify(expected)
+      : actual === expected ||
+          ((isObject(actual) || Array.isArray(actual)) && JSON.stringify(actual) === JSON.stringify(expected))
   })
 }
 
@@ -71,7 +72,8 @@ export function withFlags<T extends Flags>(item: T, f: Flags): T {
 export function itemsOf<P extends JsonObject>(data: FeedData<P> | undefined): FeedItem<P>[] {
   const seen = new Set<string>()
   const out: FeedItem<P>[] = []
-  for (const page of data?.pages ?? []) for (const item of page.data) if (!seen.has(item._id)) seen.add(item._id), out.push(item)
+  for (const page of data?.pages ?? [])
+    for (const item of page.data) if (!seen.has(item._id)) (seen.add(item._id), out.push(item))
   return out
 }
 
@@ -119,6 +121,9 @@ export function applyFlags<P extends JsonObject>(
     changed = true
   }
   if (!changed) return data
-  if (delta) pages = pages.map((p) => (typeof p.totalCount === 'number' ? { ...p, totalCount: Math.max(0, p.totalCount + delta) } : p))
+  if (delta)
+    pages = pages.map((p) =>
+      typeof p.totalCount === 'number' ? { ...p, totalCount: Math.max(0, p.totalCount + delta) } : p,
+    )
   return { ...data, pages }
 }

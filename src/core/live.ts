@@ -77,7 +77,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   }
   try {
     channel = new BroadcastChannel(name)
-    channel.onmessage = (event: MessageEvent<TabMessage>) => typeof event.data?.t === 'string' && sync.receive(event.data)
+    channel.onmessage = (event: MessageEvent<TabMessage>) =>
+      typeof event.data?.t === 'string' && sync.receive(event.data)
   } catch {
     // No BroadcastChannel: this tab leads alone.
   }
@@ -94,7 +95,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     let { focused, visible } = me()
     for (const [tab, s] of tabs) {
       if (Date.now() - s.at > 90_000) tabs.delete(tab)
-      else (focused ||= s.focused), (visible ||= s.visible)
+      else ((focused ||= s.focused), (visible ||= s.visible))
     }
     return { focused, visible }
   }
@@ -110,7 +111,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     clearTimeout(timer)
     const delay = period()
     // Counted from the period's start, so that what other tabs report does not put the next look off.
-    if (leading && delay < Infinity) timer = setTimeout(() => void look(), Math.max(0, periodStart + delay - Date.now()))
+    if (leading && delay < Infinity)
+      timer = setTimeout(() => void look(), Math.max(0, periodStart + delay - Date.now()))
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
 
@@ -129,7 +131,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       failures = 0
       paused = false
       // All clear, told to the other tabs only when something was wrong.
-      if (store.getState().trouble) setTrouble(null), post({ t: 'trouble' })
+      if (store.getState().trouble) (setTrouble(null), post({ t: 'trouble' }))
       if (changed) {
         const counts = sync.counts()
         post({ t: 'news', counts })
@@ -141,7 +143,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     }
     looking = false
     periodStart = Date.now()
-    if (again) (again = false), void look()
+    if (again) ((again = false), void look())
     else plan()
   }
 
@@ -193,7 +195,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     const routeMissing = /^cannot \w+ \//i.test(error.message)
     const fix =
       status === 401
-        ? 'the service (or your proxy) refused the credentials: check `getHeaders`/`auth`, and the proxy\'s `authenticate`'
+        ? "the service (or your proxy) refused the credentials: check `getHeaders`/`auth`, and the proxy's `authenticate`"
         : status === 403
           ? `the proxy refused: \`subscriberId\` ("${subscriberId}") must be the signed-in user's own id`
           : status === 404
@@ -226,8 +228,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   // ------------------------------------------------------------------ what the tabs tell each other
   off.push(
     sync.listen((m) => {
-      if (m.t === 'tab') tabs.set(m.id as string, m as unknown as TabState), leading && plan()
-      else if (m.t === 'gone') tabs.delete(m.id as string), leading && plan()
+      if (m.t === 'tab') (tabs.set(m.id as string, m as unknown as TabState), leading && plan())
+      else if (m.t === 'gone') (tabs.delete(m.id as string), leading && plan())
       else if (m.t === 'check') leading && soon()
       else if (m.t === 'hello') post({ t: 'tab', id, ...me() })
       else if (m.t === 'news') void sync.refresh(false, m.counts as CountData[]).catch(() => {})
@@ -236,9 +238,14 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
         setTrouble(
           m.name
             ? {
-                error: Object.assign(m.status ? new ApiError(m.status as number, '', { message: m.message }) : new Error(m.message as string), {
-                  name: m.name as string,
-                }),
+                error: Object.assign(
+                  m.status
+                    ? new ApiError(m.status as number, '', { message: m.message })
+                    : new Error(m.message as string),
+                  {
+                    name: m.name as string,
+                  },
+                ),
                 retryAt: (m.retryAt as number | null) ?? null,
               }
             : null,
@@ -249,7 +256,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   const changed = () => {
     const state = me()
     post({ t: 'tab', id, ...state })
-    if (state.visible && (missed || state.focused)) (missed = false), soon()
+    if (state.visible && (missed || state.focused)) ((missed = false), soon())
     else leading && plan()
   }
   const onFocus = () => ((paused = false), changed())
@@ -266,7 +273,10 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       gone,
     )
   }
-  off.push(focusManager.subscribe(changed), onlineManager.subscribe((online) => (online ? soon() : plan())))
+  off.push(
+    focusManager.subscribe(changed),
+    onlineManager.subscribe((online) => (online ? soon() : plan())),
+  )
   // A tab that opens says so at once: the leader may be hidden while this one is focused.
   post({ t: 'tab', id, ...me() })
   const announce = setInterval(() => post({ t: 'tab', id, ...me() }), 60_000)
@@ -276,7 +286,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   // "Try again" succeeded (sync.retry clears the trouble): no more backoff.
   off.push(
     store.subscribe((s, prev) => {
-      if (!s.trouble && prev.trouble && failures) (failures = 0), (paused = false), plan()
+      if (!s.trouble && prev.trouble && failures) ((failures = 0), (paused = false), plan())
     }),
   )
 
@@ -294,7 +304,10 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     clearTimeout(timer)
     stopStream()
   }
-  off.push(elect(name, lead, follow, post, (l) => off.push(sync.listen(l))), follow)
+  off.push(
+    elect(name, lead, follow, post, (l) => off.push(sync.listen(l))),
+    follow,
+  )
 
   /**
    * The proxy's event stream, read with fetch (it carries the same headers as every request): each
@@ -303,13 +316,19 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   function listen(): () => void {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it widens: the rule takes it for the same type
     const options = client.options as
-      | { baseUrl?: string; apiKey?: string; headers?: Record<string, string>; getHeaders?: () => unknown; fetch?: typeof fetch }
+      | {
+          baseUrl?: string
+          apiKey?: string
+          headers?: Record<string, string>
+          getHeaders?: () => unknown
+          fetch?: typeof fetch
+        }
       | undefined
     if (!options || typeof ReadableStream !== 'function') return () => {}
     const abort = new AbortController()
     void (async () => {
       let last: string | undefined
-      for (let attempt = 0; !abort.signal.aborted; ) {
+      for (let attempt = 0; !abort.signal.aborted;) {
         try {
           const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers }
           Object.assign(headers, await options.getHeaders?.())
@@ -319,7 +338,11 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
             signal: abort.signal,
           })
           // No stream here (a proxy without `events` answers 403 like any route it does not serve): poll.
-          if ([403, 404, 405, 501].includes(response.status) || (response.ok && !/event-stream/.test(response.headers.get('content-type') ?? ''))) return
+          if (
+            [403, 404, 405, 501].includes(response.status) ||
+            (response.ok && !/event-stream/.test(response.headers.get('content-type') ?? ''))
+          )
+            return
           if (!response.ok || !response.body) throw new Error(String(response.status))
           attempt = 0
           streaming = true
@@ -405,11 +428,11 @@ function elect(
   let mine = false
   const beat = () => {
     if (mine) post({ t: 'lead', id })
-    else if (!leader || Date.now() - leader.at > 3 * BEAT) (mine = true), post({ t: 'lead', id }), lead()
+    else if (!leader || Date.now() - leader.at > 3 * BEAT) ((mine = true), post({ t: 'lead', id }), lead())
   }
   listen((m) => {
     if (m.t === 'lead' && m.id !== id) {
-      if (mine && (m.id as string) < id) (mine = false), follow()
+      if (mine && (m.id as string) < id) ((mine = false), follow())
       if (!mine) leader = { id: m.id as string, at: Date.now() }
     } else if (m.t === 'who' && mine) post({ t: 'lead', id })
     else if (m.t === 'bye' && m.id === leader?.id) leader = null

@@ -62,7 +62,8 @@ export function applyPreferencesUpdate(
     for (const [channel, value] of Object.entries(changes) as [keyof PreferenceChannels, boolean | undefined][]) {
       if (value === undefined || !(channel in wf.channels)) continue
       const source = wf.overrides.find((o) => o.channel === channel)?.source
-      const followsGlobal = source === 'template' || (source === 'subscriber' && wf.channels[channel] === (before[channel] ?? true))
+      const followsGlobal =
+        source === 'template' || (source === 'subscriber' && wf.channels[channel] === (before[channel] ?? true))
       if (!followsGlobal) continue
       channels = { ...channels, [channel]: value }
       overrides = overrides.map((o) => (o.channel === channel ? { ...o, source: 'subscriber' as const } : o))
@@ -77,7 +78,10 @@ export function applyPreferencesUpdate(
  * it) rather than because the workflow or subscriber is unknown.
  */
 function isMissingRoute(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 405 || (error.status === 404 && !/^(workflow|subscriber)\b.*not found/i.test(error.message)))
+  return (
+    error instanceof ApiError &&
+    (error.status === 405 || (error.status === 404 && !/^(workflow|subscriber)\b.*not found/i.test(error.message)))
+  )
 }
 
 interface PrefsState {
@@ -103,7 +107,11 @@ function createPrefs(sync: InboxSync) {
       for (const q of queryClient.getQueryCache().findAll({ queryKey: all })) {
         const criticality = q.queryKey[3] as Criticality
         const data = q.state.data as Preferences | undefined
-        if (data) queryClient.setQueryData(q.queryKey, criticality === 'nonCritical' ? answer : applyPreferencesUpdate(data, body, criticality))
+        if (data)
+          queryClient.setQueryData(
+            q.queryKey,
+            criticality === 'nonCritical' ? answer : applyPreferencesUpdate(data, body, criticality),
+          )
       }
     })
   sync.listen((m) => m.t === 'prefs' && fold(m.body as UpdatePreferencesBody, m.data as Preferences))

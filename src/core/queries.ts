@@ -72,11 +72,13 @@ export const inboxKeys = {
   all: (subscriberId: string) => ['inbox', subscriberId] as const,
   /** Every feed list of a subscriber, whatever its filters. */
   feeds: (subscriberId: string) => ['inbox', subscriberId, 'feed'] as const,
-  feed: (subscriberId: string, filters?: Partial<FeedFilters>) => ['inbox', subscriberId, 'feed', feedFilters(filters)] as const,
+  feed: (subscriberId: string, filters?: Partial<FeedFilters>) =>
+    ['inbox', subscriberId, 'feed', feedFilters(filters)] as const,
   count: (subscriberId: string, kind: CountKind) => ['inbox', subscriberId, 'count', kind] as const,
   preferences: (subscriberId: string, criticality: Criticality = 'nonCritical') =>
     ['inbox', subscriberId, 'preferences', criticality] as const,
-  subscriptions: (subscriberId: string, params: object = {}) => ['inbox', subscriberId, 'subscriptions', params] as const,
+  subscriptions: (subscriberId: string, params: object = {}) =>
+    ['inbox', subscriberId, 'subscriptions', params] as const,
 }
 
 /**
@@ -110,7 +112,8 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
   return infiniteQueryOptions({
     ...common,
     queryKey: inboxKeys.feed(deps.subscriberId, f),
-    queryFn: ({ pageParam }) => deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
+    queryFn: ({ pageParam }) =>
+      deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
     getNextPageParam: (last: FeedPage<P>, _: unknown, param: number) => (last.hasMore ? param + 1 : undefined),
   })
@@ -137,7 +140,10 @@ export async function fetchCount(
 }
 
 /** Options of the unread or unseen count. */
-export function countQueryOptions(deps: QueryDeps, kind: CountKind): InboxQueryOptions<CountData, Key<typeof inboxKeys.count>> {
+export function countQueryOptions(
+  deps: QueryDeps,
+  kind: CountKind,
+): InboxQueryOptions<CountData, Key<typeof inboxKeys.count>> {
   return queryOptions({
     ...common,
     queryKey: inboxKeys.count(deps.subscriberId, kind),

@@ -59,9 +59,7 @@ export type Change = [id: string, flags: Flags]
 
 /** What one tab tells the others of a subscriber. */
 export type TabMessage =
-  | { t: 'items'; changes: Change[] }
-  | { t: 'all'; markAs: 'read' | 'seen' }
-  | { t: string; [key: string]: unknown }
+  { t: 'items'; changes: Change[] } | { t: 'all'; markAs: 'read' | 'seen' } | { t: string; [key: string]: unknown }
 
 /** The client operations the inbox uses. */
 export type SubscriberClient = Pick<
@@ -117,9 +115,10 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
   let post: (message: TabMessage) => void = () => {}
 
   const lists = () =>
-    cache
-      .findAll({ queryKey: inboxKeys.feeds(subscriberId) })
-      .filter((q) => q.state.data) as unknown as { queryKey: readonly unknown[]; state: { data: FeedData } }[]
+    cache.findAll({ queryKey: inboxKeys.feeds(subscriberId) }).filter((q) => q.state.data) as unknown as {
+      queryKey: readonly unknown[]
+      state: { data: FeedData }
+    }[]
   const filterOf = (key: readonly unknown[]) => key[3] as FeedFilters
   const countOf = (kind: CountKind) => queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))
 
@@ -144,9 +143,9 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     const all = busy.has('*') || (touched.get('*') ?? 0) > from
     for (const item of items) {
       const id = item._id
-      if (!all && !busy.has(id) && (touched.get(id) ?? 0) <= from) known.set(id, item), unsure.delete(id)
+      if (!all && !busy.has(id) && (touched.get(id) ?? 0) <= from) (known.set(id, item), unsure.delete(id))
       // Its flags may or may not include that write: known for its content, and counted again once it lands.
-      else if (!known.has(id)) known.set(id, item), unsure.add(id)
+      else if (!known.has(id)) (known.set(id, item), unsure.add(id))
     }
   }
 
@@ -163,10 +162,16 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       const data = countOf(kind)
       if (!data) continue
       let delta = 0
-      for (const item of items) delta += +matches(item, countFilter(kind)) - +matches(known.get(item._id)!, countFilter(kind))
+      for (const item of items)
+        delta += +matches(item, countFilter(kind)) - +matches(known.get(item._id)!, countFilter(kind))
       if (data.capped && data.count + delta < 100) inexact = true
       // Its signature is unknown now; the next look compares the count alone.
-      if (delta) queryClient.setQueryData(inboxKeys.count(subscriberId, kind), { ...data, count: Math.max(0, data.count + delta), sig: '' })
+      if (delta)
+        queryClient.setQueryData(inboxKeys.count(subscriberId, kind), {
+          ...data,
+          count: Math.max(0, data.count + delta),
+          sig: '',
+        })
     }
     for (const q of lists()) {
       const next = applyFlags(q.state.data, filterOf(q.queryKey), (i) => byId.get(i._id), items)
@@ -195,7 +200,12 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       queryClient.setQueryData<FeedData>(
         q.queryKey,
         emptiedBy(f, markAs)
-          ? { pages: [{ ...first, data: [], hasMore: false, ...(first.totalCount === undefined ? {} : { totalCount: 0 }) }], pageParams: [0] }
+          ? {
+              pages: [
+                { ...first, data: [], hasMore: false, ...(first.totalCount === undefined ? {} : { totalCount: 0 }) },
+              ],
+              pageParams: [0],
+            }
           : applyFlags(data, f, (i) => marked(i, markAs), known.values()),
       )
     }
@@ -223,8 +233,15 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
    */
   const firstCounts = () => {
     const pending = () =>
-      cache.findAll({ queryKey: [...inboxKeys.all(subscriberId), 'count'], predicate: (q) => q.state.status === 'pending' })
-    return pending().length ? Promise.resolve().then(() => Promise.all(pending().map((q) => (q.promise ?? Promise.resolve()).catch(() => {})))) : undefined
+      cache.findAll({
+        queryKey: [...inboxKeys.all(subscriberId), 'count'],
+        predicate: (q) => q.state.status === 'pending',
+      })
+    return pending().length
+      ? Promise.resolve().then(() =>
+          Promise.all(pending().map((q) => (q.promise ?? Promise.resolve()).catch(() => {}))),
+        )
+      : undefined
   }
 
   /** Every loaded page of a list, fetched again. */
@@ -243,7 +260,10 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
   const refresh = (force = false, given?: CountData[], at = seq): Promise<boolean> =>
     running
       ? force || given
-        ? running.then(() => refresh(force, given, at), () => refresh(force, given, at))
+        ? running.then(
+            () => refresh(force, given, at),
+            () => refresh(force, given, at),
+          )
         : running
       : (running = queryClient
           .fetchQuery({
@@ -286,7 +306,10 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       notifyManager.batch(() => {
         KINDS.forEach((kind, i) => queryClient.setQueryData(inboxKeys.count(subscriberId, kind), counts[i]))
         queries.forEach((q, i) => {
-          remember(pages[i]!.flatMap((p) => p.data), from)
+          remember(
+            pages[i]!.flatMap((p) => p.data),
+            from,
+          )
           queryClient.setQueryData<FeedData>(q.queryKey, { pages: pages[i]!, pageParams: q.state.data.pageParams })
         })
       })
@@ -301,7 +324,12 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
   }
 
   /** Registers a write, shows it at once, and sends it after the earlier writes on the same items. */
-  function write(ids: Set<string> | null, markAs: MarkAs, run: () => Promise<Message[]>, quiet?: boolean): Promise<Error | undefined> {
+  function write(
+    ids: Set<string> | null,
+    markAs: MarkAs,
+    run: () => Promise<Message[]>,
+    quiet?: boolean,
+  ): Promise<Error | undefined> {
     const w: Write = { seq: ++seq, ids, markAs }
     const keys = ids ? [...ids] : ['*']
     const waits = ids ? [chains.get('*'), ...keys.map((k) => chains.get(k))] : [...chains.values()]
@@ -316,7 +344,7 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       })
       .execute(undefined)
     const gate = result.catch(() => {})
-    for (const k of keys) chains.set(k, gate), touched.set(k, seq)
+    for (const k of keys) (chains.set(k, gate), touched.set(k, seq))
     return result
       .then(
         (messages) => {
@@ -336,11 +364,17 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
           dirty = true
           seq++
           if (quiet) set((s) => ({ writes: s.writes.filter((x) => x !== w) }))
-          else set((s) => {
-            const failures = new Map(s.failures)
-            for (const id of ids ?? []) failures.set(id, { markAs, error, seq })
-            return { writes: s.writes.filter((x) => x !== w), failures, told: s.told + 1, ...(ids ? {} : { markAllError: error }) }
-          })
+          else
+            set((s) => {
+              const failures = new Map(s.failures)
+              for (const id of ids ?? []) failures.set(id, { markAs, error, seq })
+              return {
+                writes: s.writes.filter((x) => x !== w),
+                failures,
+                told: s.told + 1,
+                ...(ids ? {} : { markAllError: error }),
+              }
+            })
           return error
         },
       )
@@ -350,7 +384,11 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       })
   }
 
-  for (const q of lists()) remember(q.state.data.pages.flatMap((p) => p.data), 0)
+  for (const q of lists())
+    remember(
+      q.state.data.pages.flatMap((p) => p.data),
+      0,
+    )
 
   return {
     client,
@@ -381,18 +419,27 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
         for (const as of markAs === 'read' ? (['read', 'seen'] as const) : (['seen'] as const)) {
           const ids: string[] = []
           for (let page = 0; ; page++) {
-            const found = await client.getFeed(subscriberId, { ...(as === 'read' ? { read: false } : { seen: false }), limit: 100, page })
+            const found = await client.getFeed(subscriberId, {
+              ...(as === 'read' ? { read: false } : { seen: false }),
+              limit: 100,
+              page,
+            })
             ids.push(...found.data.map((i) => i._id))
             if (!found.hasMore || !found.data.length) break
           }
-          for (let i = 0; i < ids.length; i += 100) done.push(...(await client.markAs(subscriberId, { messageId: ids.slice(i, i + 100), markAs: as })))
+          for (let i = 0; i < ids.length; i += 100)
+            done.push(...(await client.markAs(subscriberId, { messageId: ids.slice(i, i + 100), markAs: as })))
         }
         return done
       })
     },
 
     /** A list as shown: the cached one with the writes on their way laid over it. */
-    list<P extends JsonObject>(data: FeedData<P> | undefined, f: FeedFilter, writes: readonly Write[]): FeedData<P> | undefined {
+    list<P extends JsonObject>(
+      data: FeedData<P> | undefined,
+      f: FeedFilter,
+      writes: readonly Write[],
+    ): FeedData<P> | undefined {
       if (!data || !writes.length) return data
       const entering: FeedItem<P>[] = []
       for (const w of writes)
@@ -412,7 +459,7 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
         if (w.ids) w.ids.forEach((id) => ids.add(id))
         else if (emptiedBy(f, w.markAs)) emptied = true
       }
-      if (emptied) (count = 0), (capped = false)
+      if (emptied) ((count = 0), (capped = false))
       for (const id of ids) {
         const item = known.get(id)
         if (!item) continue
@@ -436,16 +483,14 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
       },
 
     /** The queryFn of a count: read only while no write is on its way, so the answer is unambiguous. */
-    countFn:
-      (kind: CountKind) =>
-      async (): Promise<CountData> => {
-        for (let attempt = 0; ; attempt++) {
-          await idle()
-          const from = seq
-          const data = await fetchCount(deps, kind, method)
-          if (seq === from || attempt > 2) return data
-        }
-      },
+    countFn: (kind: CountKind) => async (): Promise<CountData> => {
+      for (let attempt = 0; ; attempt++) {
+        await idle()
+        const from = seq
+        const data = await fetchCount(deps, kind, method)
+        if (seq === from || attempt > 2) return data
+      }
+    },
 
     refresh,
     /**
@@ -455,7 +500,10 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     retry: () =>
       Promise.all([
         refresh(true),
-        queryClient.refetchQueries({ queryKey: inboxKeys.all(subscriberId), predicate: (q) => q.state.status === 'error' }),
+        queryClient.refetchQueries({
+          queryKey: inboxKeys.all(subscriberId),
+          predicate: (q) => q.state.status === 'error',
+        }),
       ]).then(() => {
         set({ trouble: null })
       }),
@@ -473,7 +521,8 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
 
     /** Applies what another tab reports. */
     receive(message: TabMessage): void {
-      if (message.t === 'items') notifyManager.batch(() => fold((message as { changes: Change[] }).changes) && (dirty = true))
+      if (message.t === 'items')
+        notifyManager.batch(() => fold((message as { changes: Change[] }).changes) && (dirty = true))
       else if (message.t === 'all') notifyManager.batch(() => foldAll(message.markAs as 'read', true))
       else listeners.forEach((l) => l(message))
       afterWrites()

@@ -15,7 +15,15 @@ export type TroubleKind = 'signedOut' | 'forbidden' | 'notFound' | 'unavailable'
 export function troubleKind(error: unknown): TroubleKind {
   if (error instanceof ApiError) {
     const s = error.status
-    return s === 401 ? 'signedOut' : s === 403 ? 'forbidden' : s === 404 ? 'notFound' : s >= 500 || s === 408 || s === 429 ? 'unavailable' : 'malformed'
+    return s === 401
+      ? 'signedOut'
+      : s === 403
+        ? 'forbidden'
+        : s === 404
+          ? 'notFound'
+          : s >= 500 || s === 408 || s === 429
+            ? 'unavailable'
+            : 'malformed'
   }
   if (error instanceof ResponseShapeError) return 'malformed'
   if (error instanceof NetworkError && typeof navigator === 'object' && navigator.onLine === false) return 'offline'

@@ -38,7 +38,10 @@ export function useCounts(options: UseCountsOptions = {}): UseCountsResult {
   const trouble = useStore(sync.store, (s) => s.trouble)
   const read = (kind: CountKind) =>
     // eslint-disable-next-line react-hooks/rules-of-hooks -- called twice, in the same order, on every render
-    useQuery({ ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: enabled && options[kind] !== false }, sync.queryClient)
+    useQuery(
+      { ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: enabled && options[kind] !== false },
+      sync.queryClient,
+    )
   const unread = read('unread')
   const unseen = read('unseen')
   const u = sync.count(unread.data, 'unread', writes)

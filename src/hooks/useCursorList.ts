@@ -1,4 +1,10 @@
-import { keepPreviousData, useQuery, type QueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query'
+import {
+  keepPreviousData,
+  useQuery,
+  type QueryClient,
+  type QueryKey,
+  type UseQueryOptions,
+} from '@tanstack/react-query'
 import { useCallback, useState } from 'react'
 import type { CursorPage } from '../api/types'
 
@@ -42,7 +48,10 @@ export function useCursorList<T, Page extends CursorPage<T>>(
 ): { page: Page | undefined; result: CursorListResult<T> } {
   const [state, setState] = useState<{ key: string; position: CursorPosition }>({ key: resetKey, position: {} })
   const position = state.key === resetKey ? state.position : {}
-  const query = useQuery({ ...(options(position) as UseQueryOptions<Page>), placeholderData: keepPreviousData, enabled }, queryClient)
+  const query = useQuery(
+    { ...(options(position) as UseQueryOptions<Page>), placeholderData: keepPreviousData, enabled },
+    queryClient,
+  )
   const page = query.data
   const nextCursor = page?.next ?? null
   const previousCursor = page?.previous ?? null

@@ -19,7 +19,9 @@ export interface UseSubscriberSubscriptionsOptions {
  * @example
  * const { items, hasNext, next, hasPrevious, previous } = useSubscriberSubscriptions({ limit: 20 })
  */
-export function useSubscriberSubscriptions(options: UseSubscriberSubscriptionsOptions = {}): CursorListResult<TopicSubscription> {
+export function useSubscriberSubscriptions(
+  options: UseSubscriberSubscriptionsOptions = {},
+): CursorListResult<TopicSubscription> {
   const { sync, enabled } = useInboxScope('useSubscriberSubscriptions')
   const { key, limit } = options
   return useCursorList<TopicSubscription, CursorPage<TopicSubscription>>(

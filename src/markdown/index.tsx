@@ -9,7 +9,8 @@ import type { FeedItem, JsonObject } from '../api/types'
 import { safeUrl } from '../components/internal/url'
 
 // Spans stay within a line and 500 characters, so that no input makes the pattern slow.
-const SPAN = /\\([\\`*_[\]()#+.!-])|`([^`\n]{1,500})`|\*\*(?=\S)([^\n]{0,500}?\S)\*\*|__(?=\S)([^\n]{0,500}?\S)__(?![\p{L}\p{N}])|\*(?=[^\s*])([^\n*]{0,500}?[^\s*])\*|(?<![\p{L}\p{N}])_(?=[^\s_])([^\n_]{0,500}?[^\s_])_(?![\p{L}\p{N}])|\[([^\]\n]{1,500})\]\(\s*([^()\s]{1,2000})\s*\)/u
+const SPAN =
+  /\\([\\`*_[\]()#+.!-])|`([^`\n]{1,500})`|\*\*(?=\S)([^\n]{0,500}?\S)\*\*|__(?=\S)([^\n]{0,500}?\S)__(?![\p{L}\p{N}])|\*(?=[^\s*])([^\n*]{0,500}?[^\s*])\*|(?<![\p{L}\p{N}])_(?=[^\s_])([^\n_]{0,500}?[^\s_])_(?![\p{L}\p{N}])|\[([^\]\n]{1,500})\]\(\s*([^()\s]{1,2000})\s*\)/u
 
 const BULLET = /^ {0,3}[-*+][ \t]+(.*)$/
 const NUMBERED = /^ {0,3}(\d{1,9})[.)][ \t]+(.*)$/
@@ -22,7 +23,7 @@ function spans(text: string): ReactNode[] {
       if (i) out.push(<br key={out.length} />)
       if (line) out.push(line)
     })
-  for (let rest = text; rest; ) {
+  for (let rest = text; rest;) {
     const m = SPAN.exec(rest)
     if (!m) {
       plain(rest)

@@ -119,7 +119,9 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     [given, baseUrl, apiKey],
   )
   const client = useMemo(() => given ?? createSubscriberClient(clientOptions!), [given, clientOptions])
-  const [own] = useState(() => (props.queryClient ? undefined : new QueryClient({ defaultOptions: { queries: { retry: false } } })))
+  const [own] = useState(() =>
+    props.queryClient ? undefined : new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+  )
   const queryClient = props.queryClient ?? own!
   // Server data goes in before anything reads the cache (and again when the server sends new data).
   // eslint-disable-next-line react-hooks/void-use-memo -- during render on purpose, as React Query's HydrationBoundary does

@@ -103,7 +103,11 @@ export function eventProblems(event: unknown): Record<string, string> | null {
   if (typeof e !== 'object' || e === null) return { event: 'must be an object' }
   if (!EVENT_TYPES.includes(e.type as InboxEventType)) problems.type = `must be one of ${EVENT_TYPES.join(', ')}`
   const ids = e.messageIds
-  if (!Array.isArray(ids) || ids.length > MAX_MESSAGE_IDS || !ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 256)) {
+  if (
+    !Array.isArray(ids) ||
+    ids.length > MAX_MESSAGE_IDS ||
+    !ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 256)
+  ) {
     problems.messageIds = `must be an array of at most ${MAX_MESSAGE_IDS} non-empty strings of at most 256 characters`
   }
   return Object.keys(problems).length ? problems : null

@@ -2,7 +2,14 @@
 export { createInboxProxy } from './proxy'
 export type { AuthenticateResult, InboxEventsOptions, InboxProxyHandler, InboxProxyOptions } from './proxy'
 export { createMemoryBroker } from './events'
-export type { BrokerEntry, InboxEvent, InboxEventBroker, InboxEventType, MemoryBrokerOptions, ResumePoint } from './events'
+export type {
+  BrokerEntry,
+  InboxEvent,
+  InboxEventBroker,
+  InboxEventType,
+  MemoryBrokerOptions,
+  ResumePoint,
+} from './events'
 export { createMemoryRateLimitStore } from './rateLimit'
 export type {
   MemoryRateLimitStore,

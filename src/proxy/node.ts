@@ -131,8 +131,16 @@ function writable(res: ServerResponse): Promise<void> {
   })
 }
 
-function sendError(res: ServerResponse, status: number, path: string, message: string, headers: Record<string, string> = {}) {
-  const error = { 400: 'Bad Request', 405: 'Method Not Allowed', 500: 'Internal Server Error' }[status as 400 | 405 | 500]
+function sendError(
+  res: ServerResponse,
+  status: number,
+  path: string,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  const error = { 400: 'Bad Request', 405: 'Method Not Allowed', 500: 'Internal Server Error' }[
+    status as 400 | 405 | 500
+  ]
   res.statusCode = status
   for (const [name, value] of Object.entries({ ...headers, 'content-type': 'application/json; charset=utf-8' })) {
     res.setHeader(name, value)
@@ -163,7 +171,13 @@ function requestUrl(req: NodeRequest): URL | null {
   }
 }
 
-function toRequest(req: NodeRequest, method: string, url: URL, signal: AbortSignal, stream: { detach: () => void }): Request {
+function toRequest(
+  req: NodeRequest,
+  method: string,
+  url: URL,
+  signal: AbortSignal,
+  stream: { detach: () => void },
+): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue

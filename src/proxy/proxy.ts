@@ -116,7 +116,12 @@ const ROUTES: readonly Route[] = [
   { method: 'POST', segments: ['v1', 'subscribers', ':id', 'messages', 'mark-as'], query: [], body: true },
   { method: 'GET', segments: ['v2', 'subscribers', ':id', 'preferences'], query: ['criticality'], body: false },
   { method: 'PATCH', segments: ['v2', 'subscribers', ':id', 'preferences'], query: [], body: true },
-  { method: 'GET', segments: ['v2', 'subscribers', ':id', 'subscriptions'], query: [...CURSOR_QUERY, 'key'], body: false },
+  {
+    method: 'GET',
+    segments: ['v2', 'subscribers', ':id', 'subscriptions'],
+    query: [...CURSOR_QUERY, 'key'],
+    body: false,
+  },
 ]
 
 /** Every method some route forwards; any other is answered 405. */
@@ -214,9 +219,10 @@ function relayedError(status: number, text: string, path: string, redact: (text:
   }
   const source = isObject(parsed) ? parsed : {}
   const str = (value: unknown) => (typeof value === 'string' ? redact(value) : undefined)
-  const message = Array.isArray(source.message) && source.message.every((m) => typeof m === 'string')
-    ? source.message.map(redact)
-    : str(source.message)
+  const message =
+    Array.isArray(source.message) && source.message.every((m) => typeof m === 'string')
+      ? source.message.map(redact)
+      : str(source.message)
   const body: ErrorShape = {
     statusCode: status,
     timestamp: str(source.timestamp) ?? new Date().toISOString(),
@@ -229,7 +235,8 @@ function relayedError(status: number, text: string, path: string, redact: (text:
     for (const [field, entry] of Object.entries(source.errors)) {
       if (!isObject(entry) || !Array.isArray(entry.messages)) continue
       const messages = entry.messages.filter((m): m is string => typeof m === 'string').map(redact)
-      errors[redact(field)] = 'value' in entry ? { messages, value: redactValue(entry.value, redact, 32) } : { messages }
+      errors[redact(field)] =
+        'value' in entry ? { messages, value: redactValue(entry.value, redact, 32) } : { messages }
     }
     body.errors = errors
   }
@@ -335,7 +342,10 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   const timeout = options.timeout ?? 30_000
   const { redact, mentions } = keyRedactor(options.apiKey)
   const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? { limit: 600, windowMs: 60_000 })
-  if (rateLimit && !(rateLimit.limit >= 1 && rateLimit.windowMs > 0 && Number.isFinite(rateLimit.limit / rateLimit.windowMs))) {
+  if (
+    rateLimit &&
+    !(rateLimit.limit >= 1 && rateLimit.windowMs > 0 && Number.isFinite(rateLimit.limit / rateLimit.windowMs))
+  ) {
     throw new RangeError('rateLimit needs a limit of at least 1 and a positive windowMs.')
   }
   const rule: RateLimitRule | null = rateLimit && { limit: rateLimit.limit, windowMs: rateLimit.windowMs }
@@ -357,7 +367,8 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   /** Reads a body within `maxBodyBytes` and `timeout`, or answers why not. */
   async function bodyOf(request: Request, path: string): Promise<Uint8Array | null | Response> {
     const declared = Number(request.headers.get('content-length') ?? 0)
-    if (declared > maxBodyBytes) return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
+    if (declared > maxBodyBytes)
+      return errorResponse(413, path, `The request body is larger than ${maxBodyBytes} bytes.`)
     const reading = AbortSignal.timeout(timeout)
     try {
       return await readBody(request, maxBodyBytes, reading)
@@ -381,17 +392,20 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       'webhook-signature': request.headers.get('webhook-signature') ?? '',
     }
     const id = headers['webhook-id']
-    if (id.length > MAX_WEBHOOK_ID) return errorResponse(401, path, `webhook-id is longer than ${MAX_WEBHOOK_ID} characters.`)
+    if (id.length > MAX_WEBHOOK_ID)
+      return errorResponse(401, path, `webhook-id is longer than ${MAX_WEBHOOK_ID} characters.`)
     let problem = 'No webhook secret is set.'
-    if (!setup.verifiers.some((verifier) => {
-      try {
-        verifier.verify(text, headers, { jsonParse: false })
-        return true
-      } catch (error) {
-        problem = error instanceof Error ? error.message : String(error)
-        return false
-      }
-    })) {
+    if (
+      !setup.verifiers.some((verifier) => {
+        try {
+          verifier.verify(text, headers, { jsonParse: false })
+          return true
+        } catch (error) {
+          problem = error instanceof Error ? error.message : String(error)
+          return false
+        }
+      })
+    ) {
       return errorResponse(401, path, `The webhook could not be verified: ${problem}.`)
     }
     let payload: unknown
@@ -446,7 +460,9 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     if (events && request.method === 'GET' && path === basePath + '/events') {
       const wait = await limited(subscriberId)
       if (wait > 0) {
-        return errorResponse(429, path, 'Too many requests; try again shortly.', { 'retry-after': String(Math.ceil(wait / 1000)) })
+        return errorResponse(429, path, 'Too many requests; try again shortly.', {
+          'retry-after': String(Math.ceil(wait / 1000)),
+        })
       }
       try {
         return await events.streams.start(request, subscriberId, expiresAt)
@@ -461,7 +477,9 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     const { route } = found
     const wait = await limited(subscriberId)
     if (wait > 0) {
-      return errorResponse(429, path, 'Too many requests; try again shortly.', { 'retry-after': String(Math.ceil(wait / 1000)) })
+      return errorResponse(429, path, 'Too many requests; try again shortly.', {
+        'retry-after': String(Math.ceil(wait / 1000)),
+      })
     }
 
     let body: Uint8Array | null = null
@@ -498,7 +516,8 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       const value = request.headers.get(name)
       if (value !== null) headers.set(name, value)
     }
-    if (idempotencyKey !== null) headers.set('idempotency-key', await scopedIdempotencyKey(subscriberId, idempotencyKey))
+    if (idempotencyKey !== null)
+      headers.set('idempotency-key', await scopedIdempotencyKey(subscriberId, idempotencyKey))
     headers.set('authorization', `ApiKey ${options.apiKey}`)
 
     const controller = new AbortController()
@@ -539,25 +558,37 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       if (value !== null) out.set(name, redact(value))
     }
     if (idempotencyKey !== null && response.headers.has('idempotency-key')) out.set('idempotency-key', idempotencyKey)
-    if (response.status === 204 || response.status === 205) return new Response(null, { status: response.status, headers: out })
+    if (response.status === 204 || response.status === 205)
+      return new Response(null, { status: response.status, headers: out })
     if (response.status >= 400) {
       out.set('content-type', 'application/json; charset=utf-8')
-      return new Response(JSON.stringify(relayedError(response.status, text, path, redact)), { status: response.status, headers: out })
+      return new Response(JSON.stringify(relayedError(response.status, text, path, redact)), {
+        status: response.status,
+        headers: out,
+      })
     }
     // Escapes could spell the key in a way a plain search misses; such bodies are read as JSON first.
     if (mentions(text) || text.includes('\\')) text = redactBody(text, redact)
     return new Response(text, { status: response.status, headers: out })
   }
-  async function notify(subscriberIds: readonly string[], event: InboxEvent = { type: 'message.created', messageIds: [] }) {
+  async function notify(
+    subscriberIds: readonly string[],
+    event: InboxEvent = { type: 'message.created', messageIds: [] },
+  ) {
     if (!events) throw new TypeError('notify needs the proxy to be created with `events` options.')
     if (!Array.isArray(subscriberIds) || !subscriberIds.every((id) => typeof id === 'string' && id !== '')) {
       throw new TypeError('notify needs an array of subscriberIds (non-empty strings).')
     }
     const problems = eventProblems(event)
     if (problems) {
-      throw new TypeError(`notify: ${Object.entries(problems).map(([field, problem]) => `${field} ${problem}`).join('; ')}.`)
+      throw new TypeError(
+        `notify: ${Object.entries(problems)
+          .map(([field, problem]) => `${field} ${problem}`)
+          .join('; ')}.`,
+      )
     }
-    if (subscriberIds.length) await events.broker.publish(subscriberIds, { type: event.type, messageIds: [...event.messageIds] })
+    if (subscriberIds.length)
+      await events.broker.publish(subscriberIds, { type: event.type, messageIds: [...event.messageIds] })
   }
 
   return Object.assign(inboxProxy, {
@@ -603,7 +634,8 @@ function webhookMessage(
   payload: unknown,
 ): { subscriberId: string; event: InboxEvent } | { errors: NonNullable<ErrorShape['errors']> } | 'other' {
   if (!isObject(payload)) return { errors: { body: { messages: ['must be a JSON object'] } } }
-  if (typeof payload.type !== 'string') return { errors: { type: { messages: ['must be a string'], value: payload.type } } }
+  if (typeof payload.type !== 'string')
+    return { errors: { type: { messages: ['must be a string'], value: payload.type } } }
   if (payload.type !== 'message.created' && payload.type !== 'message.updated') return 'other'
   const data = isObject(payload.data) ? payload.data : {}
   const errors: NonNullable<ErrorShape['errors']> = {}
@@ -615,7 +647,10 @@ function webhookMessage(
   const problems = eventProblems({ type: payload.type, messageIds })
   if (problems?.messageIds) errors['data.messageIds'] = { messages: [problems.messageIds] }
   if (Object.keys(errors).length) return { errors }
-  return { subscriberId: subscriberId as string, event: { type: payload.type, messageIds: [...(messageIds as string[])] } }
+  return {
+    subscriberId: subscriberId as string,
+    event: { type: payload.type, messageIds: [...(messageIds as string[])] },
+  }
 }
 
 /** A success body with the API key redacted: as JSON when it is JSON, as text otherwise. */

@@ -139,7 +139,11 @@ export function createRedisBroker(options: RedisBrokerOptions): InboxEventBroker
           const entry = parseMessage(message)
           if (entry) for (const each of [...listeners]) each(entry)
         }
-        const created: Channel = { listeners, onMessage, ready: subscriber.subscribe(channelOf(subscriberId), onMessage) }
+        const created: Channel = {
+          listeners,
+          onMessage,
+          ready: subscriber.subscribe(channelOf(subscriberId), onMessage),
+        }
         created.ready.catch(() => {
           if (channels.get(subscriberId) === created) channels.delete(subscriberId)
         })
@@ -184,7 +188,14 @@ export function createRedisBroker(options: RedisBrokerOptions): InboxEventBroker
     },
 
     async claim(key, ttl) {
-      const answer = await client.sendCommand(['SET', `${prefix}:claim:${key}`, '1', 'NX', 'PX', String(Math.max(1, Math.ceil(ttl)))])
+      const answer = await client.sendCommand([
+        'SET',
+        `${prefix}:claim:${key}`,
+        '1',
+        'NX',
+        'PX',
+        String(Math.max(1, Math.ceil(ttl))),
+      ])
       return answer === 'OK'
     },
 
@@ -246,12 +257,12 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
   const prefix = options.prefix ?? 'inbox-kit'
   return {
     async take(key, cost, now, rule) {
-      const [ok, retryAfter] = (await run(client, TAKE, [`${prefix}:rate:${key}`], [
-        String(now),
-        String(cost),
-        String(rule.limit),
-        String(rule.windowMs),
-      ])) as [number, string]
+      const [ok, retryAfter] = (await run(
+        client,
+        TAKE,
+        [`${prefix}:rate:${key}`],
+        [String(now), String(cost), String(rule.limit), String(rule.windowMs)],
+      )) as [number, string]
       return { ok: ok === 1, retryAfterMs: Number(retryAfter) }
     },
   }

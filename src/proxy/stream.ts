@@ -48,7 +48,10 @@ export function createStreams(settings: StreamSettings) {
     const subscribing = settings.broker.subscribe(subscriberId, (entry) => deliver(entry))
     // A broker that never answers (a connection gone for good) must not hold the request open.
     const unsubscribe = await within(subscribing, settings.timeout).catch((error: unknown) => {
-      void subscribing.then((stop) => stop(), () => {})
+      void subscribing.then(
+        (stop) => stop(),
+        () => {},
+      )
       throw error
     })
     let point: ResumePoint
@@ -121,7 +124,8 @@ export function createStreams(settings: StreamSettings) {
 
     const heartbeat = setInterval(() => write(HEARTBEAT), settings.heartbeatMs)
     timers.push(heartbeat)
-    if (expiresAt !== undefined) timers.push(setTimeout(() => finish(true), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now()))))
+    if (expiresAt !== undefined)
+      timers.push(setTimeout(() => finish(true), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now()))))
     for (const timer of timers) (timer as { unref?: () => void }).unref?.()
     request.signal.addEventListener('abort', onAbort)
     if (request.signal.aborted) finish(false)

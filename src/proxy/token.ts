@@ -18,7 +18,8 @@ function subscriberIdProblem(subscriberId: unknown): string | null {
     return 'subscriberId must be well-formed Unicode (it has a lone surrogate).'
   }
   // URLs drop `.` and `..` path segments, so no request path can name them.
-  if (subscriberId === '.' || subscriberId === '..') return `subscriberId cannot be "${subscriberId}": no URL path can carry it.`
+  if (subscriberId === '.' || subscriberId === '..')
+    return `subscriberId cannot be "${subscriberId}": no URL path can carry it.`
   return null
 }
 

@@ -41,7 +41,15 @@ export const ServiceContext = createContext<Service | null>(null)
  * A reference service running in the page, seeded for one story, and an `InboxProvider` talking to it
  * through its fetch handler: the static Storybook needs no server.
  */
-export function ServiceScope({ setup = {}, look = {}, children }: { setup?: ServiceSetup; look?: ScopeLook; children: ReactNode }) {
+export function ServiceScope({
+  setup = {},
+  look = {},
+  children,
+}: {
+  setup?: ServiceSetup
+  look?: ScopeLook
+  children: ReactNode
+}) {
   const [service] = useState(() => {
     const fixture = typeof setup.fixture === 'function' ? setup.fixture() : (setup.fixture ?? defaultFixture())
     const created = createService({ fixture })
@@ -56,7 +64,8 @@ export function ServiceScope({ setup = {}, look = {}, children }: { setup?: Serv
         baseUrl: `http://inbox-${++scopes}.story`,
         // The fixture's made-up key: this service exists only inside this page.
         apiKey: service.apiKey,
-        fetch: ((input: RequestInfo | URL, init?: RequestInit) => service.fetch(new Request(input, init))) as typeof fetch,
+        fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+          service.fetch(new Request(input, init))) as typeof fetch,
         retry: false,
         timeout: 600_000,
       }),

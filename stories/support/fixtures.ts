@@ -51,7 +51,10 @@ export function longFeedFixture(count = 10_000): Fixture {
 
 const THREADED = [
   { subject: 'New comment on PR #12', content: '**Ada** asked: can we keep the `retry` flag?', pr: 12 },
-  { subject: 'Deploy finished', content: 'Production is on **v2.4.1**.\n\n- 3 services restarted\n- [See the log](https://ci.example/runs/88)' },
+  {
+    subject: 'Deploy finished',
+    content: 'Production is on **v2.4.1**.\n\n- 3 services restarted\n- [See the log](https://ci.example/runs/88)',
+  },
   { subject: 'New comment on PR #12', content: '_Sam_ replied: yes, with a limit of 3.', pr: 12 },
   { subject: 'Invoice paid', content: 'Invoice **#2041** was paid: *$1,200.00*.' },
   { subject: 'New comment on PR #12', content: 'Lee approved the changes.', pr: 12 },

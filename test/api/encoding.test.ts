@@ -88,10 +88,12 @@ describe('headers', () => {
     })
     await api.listActiveIntegrations()
     await api.getPreferences(TEST_SUBSCRIBER_ID)
-    expect(seen.map((r) => [r.headers.get('authorization'), r.headers.get('x-app'), r.headers.get('x-token')])).toEqual([
-      [`ApiKey ${service.apiKey}`, 'demo', '1'],
-      [`ApiKey ${service.apiKey}`, 'demo', '2'],
-    ])
+    expect(seen.map((r) => [r.headers.get('authorization'), r.headers.get('x-app'), r.headers.get('x-token')])).toEqual(
+      [
+        [`ApiKey ${service.apiKey}`, 'demo', '1'],
+        [`ApiKey ${service.apiKey}`, 'demo', '2'],
+      ],
+    )
   })
 
   it('a header from getHeaders replaces the apiKey one', async () => {

@@ -24,7 +24,10 @@ describe.each([
     expect(first.pageSize).toBe(4)
     expect(first.hasMore).toBe(true)
     expect(first.totalCount).toBe(15)
-    const ids = service.state.messages(TEST_SUBSCRIBER_ID).filter((m) => m.channel === 'in_app').map((m) => m._id)
+    const ids = service.state
+      .messages(TEST_SUBSCRIBER_ID)
+      .filter((m) => m.channel === 'in_app')
+      .map((m) => m._id)
     expect(first.data.map((m) => m._id)).toEqual(ids.slice(0, 4))
 
     const last = await api.getFeed(TEST_SUBSCRIBER_ID, { limit: 4, page: 3 })

@@ -64,8 +64,11 @@ describe('retries', () => {
     const noAbort = ((input: RequestInfo | URL, init?: RequestInit) =>
       base.options.fetch!(input, { ...init, signal: null })) as typeof fetch
     const before = service.state.messages('user-2').length
-    const result = await client({ fetch: noAbort, timeout: 50, retry: { retries: 5, baseDelay: 1, maxDelay: 2000 } })
-      .trigger({ name: 'test-workflow', to: 'user-2' })
+    const result = await client({
+      fetch: noAbort,
+      timeout: 50,
+      retry: { retries: 5, baseDelay: 1, maxDelay: 2000 },
+    }).trigger({ name: 'test-workflow', to: 'user-2' })
     expect(result.status).toBe('processed')
     await service.settle()
     // One in_app and one email message: a single delivery.

@@ -6,8 +6,7 @@ import { Bell } from '../../src/components/Bell/Bell'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { expectAccessible, renderWithInbox } from './setup'
 
-const mixed = () =>
-  buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 5, (i) => ({ seen: i >= 3, read: i >= 1 })) })
+const mixed = () => buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 5, (i) => ({ seen: i >= 3, read: i >= 1 })) })
 
 describe('Bell', () => {
   it('is a button named with the unseen count; the badge is hidden from assistive technology', async () => {
@@ -27,7 +26,9 @@ describe('Bell', () => {
   })
 
   it('shows 99+ above 99 and says so in its name', async () => {
-    const { container } = renderWithInbox(<Bell />, { fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 120) }) })
+    const { container } = renderWithInbox(<Bell />, {
+      fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 120) }),
+    })
     expect(await screen.findByRole('button', { name: 'Notifications, 99+ unseen' })).toBeTruthy()
     expect(container.querySelector('.inbox-bell__badge')?.textContent).toBe('99+')
   })
@@ -64,7 +65,9 @@ describe('Bell', () => {
   it('lets an app override any string', async () => {
     renderWithInbox(<Bell />, {
       fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 1) }),
-      provider: { messages: { bellLabelUnseen: { one: 'Inbox: {count} new item', other: 'Inbox: {count} new items' } } },
+      provider: {
+        messages: { bellLabelUnseen: { one: 'Inbox: {count} new item', other: 'Inbox: {count} new items' } },
+      },
     })
     expect(await screen.findByRole('button', { name: 'Inbox: 1 new item' })).toBeTruthy()
   })

@@ -12,7 +12,11 @@ const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
 function fixture(count: number, extra: (i: number) => Record<string, unknown> = () => ({})) {
   return buildFixture({
     workflows: [workflow('test-workflow', [inApp('Hello {{subscriber.firstName}}')])],
-    messages: messages(TEST_SUBSCRIBER_ID, count, (i) => ({ subject: `Subject ${i}`, createdAt: ago(i * 60_000), ...extra(i) })),
+    messages: messages(TEST_SUBSCRIBER_ID, count, (i) => ({
+      subject: `Subject ${i}`,
+      createdAt: ago(i * 60_000),
+      ...extra(i),
+    })),
   })
 }
 
@@ -53,7 +57,11 @@ describe('Feed', () => {
   })
 
   it('threads items by a payload value that is an object: equal values form one thread, others apart', async () => {
-    const prs = [{ repo: 'kit', n: 1 }, { repo: 'kit', n: 2 }, { repo: 'kit', n: 1 }]
+    const prs = [
+      { repo: 'kit', n: 1 },
+      { repo: 'kit', n: 2 },
+      { repo: 'kit', n: 1 },
+    ]
     renderWithInbox(<Feed groupBy="pr" />, { fixture: fixture(3, (i) => ({ payload: { pr: prs[i] } })) })
     await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1']))
     expect(screen.getAllByRole('button', { expanded: false }).map((b) => b.textContent)).toEqual(['Show 1 more'])
@@ -77,7 +85,12 @@ describe('Feed', () => {
     expect(days[0]).toBe('Today')
     expect(days[1]).toBe('Yesterday')
     expect(days[2]).toBe(
-      new Date(times[2]!).toLocaleDateString('en', { weekday: 'long', month: 'long', day: 'numeric', ...(new Date(times[2]!).getFullYear() !== now.getFullYear() ? { year: 'numeric', weekday: undefined } : {}) }),
+      new Date(times[2]!).toLocaleDateString('en', {
+        weekday: 'long',
+        month: 'long',
+        day: 'numeric',
+        ...(new Date(times[2]!).getFullYear() !== now.getFullYear() ? { year: 'numeric', weekday: undefined } : {}),
+      }),
     )
   })
 
@@ -117,7 +130,9 @@ describe('Feed', () => {
   })
 
   it('opens the focused item with Enter: its link through onNavigate, or marks it read', async () => {
-    const onNavigate = vi.fn((_url: string, _item: unknown, event: { preventDefault(): void }) => event.preventDefault())
+    const onNavigate = vi.fn((_url: string, _item: unknown, event: { preventDefault(): void }) =>
+      event.preventDefault(),
+    )
     const { user, client } = renderWithInbox(<Feed onNavigate={onNavigate} />, {
       fixture: fixture(2, (i) => (i === 0 ? { cta: { type: 'redirect', data: { url: '/orders/7' } } } : {})),
     })
@@ -173,8 +188,12 @@ describe('Feed', () => {
     const setup = setupService(buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 10_000) }))
     // Load all 100 pages from the service into the cache the Feed reads, one at a time as scrolling would.
     const pages = []
-    for (let page = 0; page < 100; page++) pages.push(await setup.client.getFeed(TEST_SUBSCRIBER_ID, { limit: 100, page }))
-    setup.queryClient.setQueryData(inboxKeys.feed(TEST_SUBSCRIBER_ID, { limit: 100 }), { pages, pageParams: pages.map((_, i) => i) })
+    for (let page = 0; page < 100; page++)
+      pages.push(await setup.client.getFeed(TEST_SUBSCRIBER_ID, { limit: 100, page }))
+    setup.queryClient.setQueryData(inboxKeys.feed(TEST_SUBSCRIBER_ID, { limit: 100 }), {
+      pages,
+      pageParams: pages.map((_, i) => i),
+    })
     const { user } = renderWithInbox(<Feed limit={100} initialRect={{ width: 400, height: 500 }} />, { setup })
     await waitFor(() => expect(articles().length).toBeGreaterThan(0))
     const bound = Math.ceil(500 / 88) + 2 * 4 + 2

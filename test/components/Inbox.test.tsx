@@ -167,7 +167,9 @@ describe('Inbox', () => {
   })
 
   it('marks all as read at once, before the service answers', async () => {
-    const { user, service, client } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, { fixture: fixture() })
+    const { user, service, client } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, {
+      fixture: fixture(),
+    })
     await screen.findByRole('button', { name: 'Notifications, 3 unread' })
     await user.click(screen.getByRole('button', { name: /^Notifications/ }))
     const feed = await screen.findByRole('feed')
@@ -183,7 +185,9 @@ describe('Inbox', () => {
   })
 
   it('rolls mark-all back with a visible error when the service fails', async () => {
-    const { user, service, client } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, { fixture: fixture() })
+    const { user, service, client } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, {
+      fixture: fixture(),
+    })
     await screen.findByRole('button', { name: 'Notifications, 3 unread' })
     await user.click(screen.getByRole('button', { name: /^Notifications/ }))
     const feed = await screen.findByRole('feed')
@@ -228,16 +232,28 @@ describe('Inbox', () => {
 
   it('adds tabs defined by feed filters', async () => {
     const f = buildFixture({
-      messages: messages(TEST_SUBSCRIBER_ID, 4, (i) => ({ subject: `S${i}`, payload: { kind: i % 2 ? 'billing' : 'social' } })),
+      messages: messages(TEST_SUBSCRIBER_ID, 4, (i) => ({
+        subject: `S${i}`,
+        payload: { kind: i % 2 ? 'billing' : 'social' },
+      })),
     })
     const { user } = renderWithInbox(
-      <Inbox tabs={[{ id: 'billing', label: 'Billing', filter: { payload: { kind: 'billing' } } }]} markSeenOnOpen={false} />,
+      <Inbox
+        tabs={[{ id: 'billing', label: 'Billing', filter: { payload: { kind: 'billing' } } }]}
+        markSeenOnOpen={false}
+      />,
       { fixture: f },
     )
     await user.click(screen.getByRole('button', { name: /^Notifications/ }))
     await user.click(await screen.findByRole('tab', { name: 'Billing' }))
     const panel = screen.getByRole('tabpanel')
-    await waitFor(() => expect(within(panel).getAllByRole('article').map((a) => a.getAttribute('aria-labelledby') && a.querySelector('h3')?.textContent)).toEqual(['S1', 'S3']))
+    await waitFor(() =>
+      expect(
+        within(panel)
+          .getAllByRole('article')
+          .map((a) => a.getAttribute('aria-labelledby') && a.querySelector('h3')?.textContent),
+      ).toEqual(['S1', 'S3']),
+    )
   })
 
   it('goes to the preferences and back', async () => {
@@ -269,7 +285,14 @@ describe('Inbox', () => {
   it('brings its own provider when given a subscriberId', async () => {
     const s = setupService(fixture())
     render(
-      <Inbox subscriberId={TEST_SUBSCRIBER_ID} client={s.client} pollInterval={0} theme="dark" className="app-inbox" data-testid="root" />,
+      <Inbox
+        subscriberId={TEST_SUBSCRIBER_ID}
+        client={s.client}
+        pollInterval={0}
+        theme="dark"
+        className="app-inbox"
+        data-testid="root"
+      />,
     )
     const bell = await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
     const root = screen.getByTestId('root')
@@ -278,7 +301,7 @@ describe('Inbox', () => {
     expect(root.contains(bell)).toBe(true)
   })
 
-  it('keeps every part\'s class and data-part with unstyled, marking the root so the stylesheet leaves it alone', async () => {
+  it("keeps every part's class and data-part with unstyled, marking the root so the stylesheet leaves it alone", async () => {
     const parts = async (unstyled: boolean) => {
       const { container, unmount } = renderWithInbox(<Inbox unstyled={unstyled} defaultOpen markSeenOnOpen={false} />, {
         fixture: fixture(),
@@ -286,14 +309,24 @@ describe('Inbox', () => {
       await screen.findByRole('feed')
       await waitFor(() => expect(container.querySelectorAll('article[data-unread]').length).toBe(3))
       expect(container.querySelector('[data-inbox-root]')!.hasAttribute('data-inbox-unstyled')).toBe(unstyled)
-      const found = Array.from(container.querySelectorAll('[data-part]'), (el) => `${el.getAttribute('data-part')} ${el.className}`)
+      const found = Array.from(
+        container.querySelectorAll('[data-part]'),
+        (el) => `${el.getAttribute('data-part')} ${el.className}`,
+      )
       unmount()
       return found
     }
     const styled = await parts(false)
     const unstyled = await parts(true)
     expect(unstyled).toEqual(styled)
-    for (const part of ['inbox inbox', 'bell inbox-bell', 'popover inbox-popover', 'header inbox-header', 'item inbox-item', 'item-title inbox-item__title']) {
+    for (const part of [
+      'inbox inbox',
+      'bell inbox-bell',
+      'popover inbox-popover',
+      'header inbox-header',
+      'item inbox-item',
+      'item-title inbox-item__title',
+    ]) {
       expect(unstyled).toContain(part)
     }
   })

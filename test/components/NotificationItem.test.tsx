@@ -14,13 +14,22 @@ import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './
 /** Items as the service returns them for `parts`. */
 async function itemsFor(parts: Partial<FixtureMessage>[]) {
   const setup = setupService(
-    buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, parts.length, (i) => ({ createdAt: new Date(Date.now() - i * 60_000).toISOString(), ...parts[i] })) }),
+    buildFixture({
+      messages: messages(TEST_SUBSCRIBER_ID, parts.length, (i) => ({
+        createdAt: new Date(Date.now() - i * 60_000).toISOString(),
+        ...parts[i],
+      })),
+    }),
   )
   const page = await setup.client.getFeed(TEST_SUBSCRIBER_ID, { limit: 100 })
   return { setup, items: page.data }
 }
 
-function renderItem(item: FeedItem, setup: ReturnType<typeof setupService>, props: Partial<Parameters<typeof NotificationItem>[0]> = {}) {
+function renderItem(
+  item: FeedItem,
+  setup: ReturnType<typeof setupService>,
+  props: Partial<Parameters<typeof NotificationItem>[0]> = {},
+) {
   return renderWithInbox(<NotificationItem item={item} {...props} />, { setup })
 }
 
@@ -99,15 +108,29 @@ describe('NotificationItem', () => {
     // eslint-disable-next-line testing-library/prefer-presence-queries -- the text is there; what it must lack is a link around it
     expect(screen.getByText('Script').closest('a')).toBeNull()
     fireEvent.click(screen.getByRole('link', { name: 'Relative' }))
-    expect(onNavigate).toHaveBeenCalledWith('/orders/7', expect.objectContaining({ _id: items[0]!._id }), expect.anything())
-    await waitFor(async () => expect((await serviceFeed(setup.client, { read: true })).data.map((m) => m._id)).toEqual([items[0]!._id]))
+    expect(onNavigate).toHaveBeenCalledWith(
+      '/orders/7',
+      expect.objectContaining({ _id: items[0]!._id }),
+      expect.anything(),
+    )
+    await waitFor(async () =>
+      expect((await serviceFeed(setup.client, { read: true })).data.map((m) => m._id)).toEqual([items[0]!._id]),
+    )
   })
 
   it('shows action buttons, calls onAction, and shows a done action', async () => {
     const { setup, items } = await itemsFor([
       {
         subject: 'Invite',
-        cta: { action: { status: 'pending', buttons: [{ type: 'primary', content: 'Accept' }, { type: 'secondary', content: 'Decline' }] } },
+        cta: {
+          action: {
+            status: 'pending',
+            buttons: [
+              { type: 'primary', content: 'Accept' },
+              { type: 'secondary', content: 'Decline' },
+            ],
+          },
+        },
       },
       {
         subject: 'Answered',
@@ -131,7 +154,11 @@ describe('NotificationItem', () => {
     )
     const [invite, answered] = screen.getAllByRole('article')
     await user.click(within(invite!).getByRole('button', { name: 'Accept' }))
-    expect(onAction).toHaveBeenCalledWith({ type: 'primary', content: 'Accept' }, expect.objectContaining({ _id: items[0]!._id }), expect.anything())
+    expect(onAction).toHaveBeenCalledWith(
+      { type: 'primary', content: 'Accept' },
+      expect.objectContaining({ _id: items[0]!._id }),
+      expect.anything(),
+    )
     expect(within(answered!).queryByRole('button', { name: 'Accept' })).toBeNull()
     expect(within(answered!).getByText('Accepted')).toBeTruthy()
     await expectAccessible(container)
@@ -164,7 +191,12 @@ describe('NotificationItem', () => {
   it('lets a consumer click handler run first and keep the item unread with preventDefault', async () => {
     const { setup, items } = await itemsFor([{ subject: 'Keep me' }])
     const onClick = vi.fn((e: { preventDefault(): void }) => e.preventDefault())
-    const { user } = renderItem(items[0]!, setup, { onClick, className: 'mine', style: { color: 'red' }, 'data-x': '1' } as never)
+    const { user } = renderItem(items[0]!, setup, {
+      onClick,
+      className: 'mine',
+      style: { color: 'red' },
+      'data-x': '1',
+    } as never)
     const article = screen.getByRole('article')
     expect(article.className).toContain('mine')
     expect(article.style.color).toBe('red')

@@ -103,7 +103,7 @@ describe('PreferencesPanel', () => {
         hours: [{ start: '09:00 AM', end: '05:00 PM' }],
       })
     })
-    expect(((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.monday?.hours)).toEqual([
+    expect((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.monday?.hours).toEqual([
       { start: '09:00 AM', end: '05:00 PM' },
     ])
   })

@@ -14,7 +14,10 @@ const names = () => screen.queryAllByRole('listitem').map((li) => li.querySelect
 
 describe('TopicSubscriptions', () => {
   it('pages through the topics with Next and Previous', async () => {
-    const { user, container } = renderWithInbox(<TopicSubscriptions limit={4} />, { fixture: topics(10), service: { latency: 20 } })
+    const { user, container } = renderWithInbox(<TopicSubscriptions limit={4} />, {
+      fixture: topics(10),
+      service: { latency: 20 },
+    })
     expect(screen.getByRole('status')).toBeTruthy()
     await waitFor(() => expect(names()).toHaveLength(4))
     const first = names()

@@ -19,7 +19,9 @@ beforeAll(async () => {
   }
   page = await browser.newPage({ viewport: { width: 800, height: 800 } })
   await page.goto(url)
-  await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, null, { timeout: 60_000 })
+  await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, null, {
+    timeout: 60_000,
+  })
   await page.waitForSelector('article')
 }, 90_000)
 
@@ -73,7 +75,8 @@ describe('Feed in a real browser, 10,000 items loaded', () => {
       const seen = new Set<number>()
       const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
       for (let step = 0; step < 400 && !seen.has(400); step++) {
-        for (const row of document.querySelectorAll<HTMLElement>('.inbox-feed__row')) seen.add(Number(row.dataset.index))
+        for (const row of document.querySelectorAll<HTMLElement>('.inbox-feed__row'))
+          seen.add(Number(row.dataset.index))
         scroller.scrollTop += scroller.clientHeight * 0.9
         await frame()
       }

@@ -25,9 +25,12 @@ function corpusMessages(): FixtureMessage[] {
 
 describe('untrusted content', () => {
   it('renders the corpus in subject, content, avatar and CTA URL as inert text', async () => {
-    const { container } = renderWithInbox(<Feed limit={100} initialRect={{ width: 400, height: 100_000 }} overscan={200} />, {
-      fixture: buildFixture({ messages: corpusMessages() }),
-    })
+    const { container } = renderWithInbox(
+      <Feed limit={100} initialRect={{ width: 400, height: 100_000 }} overscan={200} />,
+      {
+        fixture: buildFixture({ messages: corpusMessages() }),
+      },
+    )
     await waitFor(() => expect(screen.getAllByRole('article').length).toBe(hostile.length))
     const articles = screen.getAllByRole('article')
     for (const [i, article] of articles.entries()) {
@@ -40,7 +43,11 @@ describe('untrusted content', () => {
       expect(title.textContent).toBe(value)
       expect(body?.textContent).toBe(value)
     }
-    expect(container.querySelectorAll('script, iframe, object, embed, svg [onload], [onerror], [onload], [onmouseover], [onfocus], base, meta, style, form, details, marquee, video, audio, math')).toHaveLength(0)
+    expect(
+      container.querySelectorAll(
+        'script, iframe, object, embed, svg [onload], [onerror], [onload], [onmouseover], [onfocus], base, meta, style, form, details, marquee, video, audio, math',
+      ),
+    ).toHaveLength(0)
     for (const a of container.querySelectorAll('a')) {
       const href = a.getAttribute('href') ?? ''
       expect(isNonHttpUrl(href)).toBe(false)

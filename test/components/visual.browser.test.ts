@@ -51,7 +51,12 @@ function rows(page: Page) {
       .map((row) => {
         const box = row.getBoundingClientRect()
         const title = row.querySelector('.inbox-item__title')!.getBoundingClientRect()
-        return { top: box.top, bottom: box.bottom, titleLeft: title.left, avatar: !!row.querySelector('.inbox-avatar:not([data-kind="none"])') }
+        return {
+          top: box.top,
+          bottom: box.bottom,
+          titleLeft: title.left,
+          avatar: !!row.querySelector('.inbox-avatar:not([data-kind="none"])'),
+        }
       }),
   )
 }
@@ -87,7 +92,9 @@ describe('rows as the eye sees them', () => {
     await toggle.click()
     const message = read.locator('.inbox-item__error span').first()
     await message.waitFor()
-    const wrap = await message.evaluate((el) => getComputedStyle(el).textWrap || getComputedStyle(el).getPropertyValue('text-wrap'))
+    const wrap = await message.evaluate(
+      (el) => getComputedStyle(el).textWrap || getComputedStyle(el).getPropertyValue('text-wrap'),
+    )
     expect(wrap).toMatch(/pretty|balance/)
     await page.screenshot({ path: '/tmp/inbox-rows.png' })
     await page.close()

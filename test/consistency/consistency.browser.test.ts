@@ -28,7 +28,10 @@ beforeAll(async () => {
     await browser.close()
     await server.close()
   }
-  ;[firstLoad, ...reports] = await Promise.all([loadWithSlowCounts(), ...SEEDS.map((seed) => runSeed(browser, url, { seed }))])
+  ;[firstLoad, ...reports] = await Promise.all([
+    loadWithSlowCounts(),
+    ...SEEDS.map((seed) => runSeed(browser, url, { seed })),
+  ])
 }, 90_000)
 
 afterAll(async () => {

@@ -136,7 +136,9 @@ export async function openSeed(browser: Browser, url: string, o: SeedOptions): P
 
 /** The painted frames so far where the bell, the Unread tab and the list shown disagreed. */
 export const frameDisagreements = (page: Page): Promise<Disagreement[]> =>
-  page.evaluate(() => (window as any).__consistency.sampler.disagreements.filter((d: Disagreement) => d.source === 'frame'))
+  page.evaluate(() =>
+    (window as any).__consistency.sampler.disagreements.filter((d: Disagreement) => d.source === 'frame'),
+  )
 
 /** Runs one seed on a fresh page and reports what it found. */
 export async function runSeed(browser: Browser, url: string, o: SeedOptions): Promise<SeedReport> {
@@ -167,20 +169,26 @@ async function drive(page: Page, o: SeedOptions): Promise<SeedReport> {
       continue
     }
     if (roll < 0.2) {
-      const active = await page.evaluate(() => document.querySelector('[role="tab"][aria-selected="true"]')?.id.endsWith('-unread'))
+      const active = await page.evaluate(() =>
+        document.querySelector('[role="tab"][aria-selected="true"]')?.id.endsWith('-unread'),
+      )
       const to = active ? 'All' : 'Unread'
       if (await clickAt(page, tabSelector(to))) actions.push(`tab ${to}`)
       continue
     }
     const ids = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('[role="tabpanel"] article[data-inbox-item]')].map((r) => r.dataset.id!),
+      [...document.querySelectorAll<HTMLElement>('[role="tabpanel"] article[data-inbox-item]')].map(
+        (r) => r.dataset.id!,
+      ),
     )
     if (!ids.length) {
       if (await clickAt(page, tabSelector('All'))) actions.push('tab All (nothing to toggle)')
       continue
     }
     const id = ids[Math.floor(draw() * ids.length)]!
-    if (await clickAt(page, `[role="tabpanel"] article[data-inbox-item][data-id="${id}"] button[aria-label^="Mark as"]`))
+    if (
+      await clickAt(page, `[role="tabpanel"] article[data-inbox-item][data-id="${id}"] button[aria-label^="Mark as"]`)
+    )
       actions.push(`toggle ${id.slice(-4)}`)
   }
   await settle(page)
@@ -193,22 +201,30 @@ async function drive(page: Page, o: SeedOptions): Promise<SeedReport> {
     const shown = await rows(page)
     const unread = held.filter((i) => !i.read)
     const where = `${when}, ${snapshot.active} tab`
-    if (snapshot.bell !== unread.length) finalMismatches.push(`${where}: bell ${snapshot.bell}, service ${unread.length} unread`)
-    if (snapshot.tab !== unread.length) finalMismatches.push(`${where}: Unread tab ${snapshot.tab}, service ${unread.length}`)
+    if (snapshot.bell !== unread.length)
+      finalMismatches.push(`${where}: bell ${snapshot.bell}, service ${unread.length} unread`)
+    if (snapshot.tab !== unread.length)
+      finalMismatches.push(`${where}: Unread tab ${snapshot.tab}, service ${unread.length}`)
     const expected = snapshot.active === 'all' ? held : unread
     const byId = new Map(shown.map((r) => [r.id, r]))
-    if (shown.length !== expected.length) finalMismatches.push(`${where}: ${shown.length} rows, service ${expected.length}`)
+    if (shown.length !== expected.length)
+      finalMismatches.push(`${where}: ${shown.length} rows, service ${expected.length}`)
     for (const item of expected) {
       const row = byId.get(item.id)
       if (!row) finalMismatches.push(`${where}: ${item.id} missing`)
       else if (row.read !== item.read || row.seen !== item.seen)
-        finalMismatches.push(`${where}: ${item.id} shown read=${row.read} seen=${row.seen}, service read=${item.read} seen=${item.seen}`)
+        finalMismatches.push(
+          `${where}: ${item.id} shown read=${row.read} seen=${row.seen}, service read=${item.read} seen=${item.seen}`,
+        )
     }
     const expectedIds = new Set(expected.map((i) => i.id))
-    for (const row of shown) if (!expectedIds.has(row.id)) finalMismatches.push(`${where}: ${row.id} shown but not in the service's list`)
+    for (const row of shown)
+      if (!expectedIds.has(row.id)) finalMismatches.push(`${where}: ${row.id} shown but not in the service's list`)
   }
   await compare('settled')
-  const other = (await page.evaluate(() => document.querySelector('[role="tab"][aria-selected="true"]')?.id.endsWith('-unread')))
+  const other = (await page.evaluate(() =>
+    document.querySelector('[role="tab"][aria-selected="true"]')?.id.endsWith('-unread'),
+  ))
     ? 'All'
     : 'Unread'
   await clickAt(page, tabSelector(other))
@@ -229,8 +245,9 @@ async function drive(page: Page, o: SeedOptions): Promise<SeedReport> {
     s.writes.some((r) => r.markAs === 'read' && !r.failing && r.answeredAt <= w.firstAt && same(r.ids, w.ids))
   const failed = s.writes.filter((w) => w.failing && readers(w))
   const told = (w: SeenWrite) =>
-    s.sampler.announcements.some((a) => a.text === UPDATE_ERROR && a.t >= w.answeredAt && a.t - w.answeredAt <= TELL_WITHIN) ||
-    s.sampler.failedSpans.some((span) => w.ids.includes(span.id) && (span.to === null || span.to >= w.answeredAt))
+    s.sampler.announcements.some(
+      (a) => a.text === UPDATE_ERROR && a.t >= w.answeredAt && a.t - w.answeredAt <= TELL_WITHIN,
+    ) || s.sampler.failedSpans.some((span) => w.ids.includes(span.id) && (span.to === null || span.to >= w.answeredAt))
   const untold = failed.filter((w) => !told(w))
   return {
     seed: o.seed,

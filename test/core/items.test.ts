@@ -16,7 +16,12 @@ import { feedFilters, inboxKeys } from '../../src/core/queries'
 
 /** Sets the flags of the given items in one list, moving them in or out of it. */
 const applyItemStates = (data: FeedData, f: object, states: Map<string, ItemState>, known: Map<string, FeedItem>) =>
-  applyFlags(data, f, (i) => states.get(i._id), [...states].flatMap(([id, s]) => (known.has(id) ? [{ ...known.get(id)!, ...s }] : [])))
+  applyFlags(
+    data,
+    f,
+    (i) => states.get(i._id),
+    [...states].flatMap(([id, s]) => (known.has(id) ? [{ ...known.get(id)!, ...s }] : [])),
+  )
 
 function item(n: number, state: Partial<ItemState> & { payload?: FeedItem['payload'] } = {}): FeedItem {
   return {
@@ -46,7 +51,13 @@ function list(items: FeedItem[], pageSize: number, hasMore = false): FeedData {
   const pages: FeedPage[] = []
   for (let i = 0; i < Math.max(1, sorted.length); i += pageSize) {
     const data = sorted.slice(i, i + pageSize)
-    pages.push({ data, page: pages.length, pageSize: data.length, totalCount: sorted.length, hasMore: i + pageSize < sorted.length || hasMore })
+    pages.push({
+      data,
+      page: pages.length,
+      pageSize: data.length,
+      totalCount: sorted.length,
+      hasMore: i + pageSize < sorted.length || hasMore,
+    })
   }
   return { pages, pageParams: pages.map((p) => p.page) }
 }
@@ -89,8 +100,14 @@ describe('applyItemStates', () => {
   const known = new Map(all.map((i) => [i._id, i]))
 
   it('removes an item from a list it no longer matches and inserts it in order into one it now matches', () => {
-    const unread = list(all.filter((i) => !i.read), 2)
-    const read = list(all.filter((i) => i.read), 10)
+    const unread = list(
+      all.filter((i) => !i.read),
+      2,
+    )
+    const read = list(
+      all.filter((i) => i.read),
+      10,
+    )
     const states = new Map([[all[2]!._id, { read: true, seen: true }]]) // #3 read
     const unread2 = applyItemStates(unread, { read: false }, states, known)
     const read2 = applyItemStates(read, { read: true }, states, known)
@@ -126,7 +143,10 @@ describe('applyPreferencesUpdate', () => {
       {
         enabled: true,
         channels: { in_app: true, email: true },
-        overrides: [{ channel: 'in_app', source: 'template' }, { channel: 'email', source: 'template' }],
+        overrides: [
+          { channel: 'in_app', source: 'template' },
+          { channel: 'email', source: 'template' },
+        ],
         workflow: { slug: 'a', identifier: 'a', name: 'A' },
       },
       {
@@ -180,9 +200,19 @@ describe('applySetPrimary', () => {
 
 describe('query keys', () => {
   it('all start with inbox and the subscriber; equal filters give equal keys', () => {
-    expect(inboxKeys.feed('u', { read: false, limit: 100 })).toEqual(['inbox', 'u', 'feed', { limit: 100, read: false }])
+    expect(inboxKeys.feed('u', { read: false, limit: 100 })).toEqual([
+      'inbox',
+      'u',
+      'feed',
+      { limit: 100, read: false },
+    ])
     expect(inboxKeys.feed('u', {})).toEqual(inboxKeys.feed('u', { limit: 20, payload: {} }))
-    for (const key of [inboxKeys.feeds('u'), inboxKeys.count('u', 'unread'), inboxKeys.preferences('u'), inboxKeys.subscriptions('u')])
+    for (const key of [
+      inboxKeys.feeds('u'),
+      inboxKeys.count('u', 'unread'),
+      inboxKeys.preferences('u'),
+      inboxKeys.subscriptions('u'),
+    ])
       expect(key.slice(0, 2)).toEqual(['inbox', 'u'])
     expect(feedFilters({ seen: false })).toEqual({ limit: 20, seen: false })
   })

@@ -37,7 +37,9 @@ afterEach(() => {
 let tab = 0
 
 /** A provider's bookkeeping and live loop, without React; every request the service gets is listed. */
-function start(options: LiveOptions & { service?: ServiceOptions; count?: number; auth?: { invalidate(): void } } = {}) {
+function start(
+  options: LiveOptions & { service?: ServiceOptions; count?: number; auth?: { invalidate(): void } } = {},
+) {
   const { service: serviceOptions, count = 3, auth, ...live } = options
   const started = startService({
     fixture: buildFixture({
@@ -193,7 +195,10 @@ describe('counts', () => {
   it('from a service that leaves totalCount out: a page of 100, detected once and remembered', async () => {
     const t = start({ service: { totalCount: false }, count: 120 })
     await mountCounts(t)
-    expect(t.queryClient.getQueryData(inboxKeys.count(TEST_SUBSCRIBER_ID, 'unread'))).toMatchObject({ count: 100, capped: true })
+    expect(t.queryClient.getQueryData(inboxKeys.count(TEST_SUBSCRIBER_ID, 'unread'))).toMatchObject({
+      count: 100,
+      capped: true,
+    })
     await vi.advanceTimersByTimeAsync(10_000)
     expect(t.requests).toEqual([
       `GET /v1/subscribers/${TEST_SUBSCRIBER_ID}/notifications/feed?read=false&limit=100`,
@@ -204,7 +209,10 @@ describe('counts', () => {
   it('exact beyond 99 from totalCount, one item a request', async () => {
     const t = start({ count: 150 })
     await mountCounts(t)
-    expect(t.queryClient.getQueryData(inboxKeys.count(TEST_SUBSCRIBER_ID, 'unread'))).toMatchObject({ count: 150, capped: false })
+    expect(t.queryClient.getQueryData(inboxKeys.count(TEST_SUBSCRIBER_ID, 'unread'))).toMatchObject({
+      count: 150,
+      capped: false,
+    })
   })
 })
 

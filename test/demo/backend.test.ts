@@ -37,7 +37,9 @@ function state(): string {
   const environments = demoFixture.apiKeys.map((k) => k.environmentId)
   return JSON.stringify({
     subscribers: environments.map((env) => service.state.subscribers(env)),
-    messages: environments.map((env) => service.state.subscribers(env).map((s) => service.state.messages(s.subscriberId, env))),
+    messages: environments.map((env) =>
+      service.state.subscribers(env).map((s) => service.state.messages(s.subscriberId, env)),
+    ),
     integrations: service.state.integrations(),
   })
 }
@@ -68,7 +70,11 @@ function routes(): { path: string; method: string; body?: string }[] {
     { path: '/demo-auth/session', method: 'POST', body: 'subscriberId=u-mara' },
     { path: '/demo-auth/session', method: 'POST', body: JSON.stringify({ subscriberId: 'u-mara' }) },
     { path: '/demo-admin/v1/events/trigger', method: 'POST', body: renameMara },
-    { path: '/demo-admin/v1/events/trigger/bulk', method: 'POST', body: JSON.stringify({ events: [JSON.parse(renameMara)] }) },
+    {
+      path: '/demo-admin/v1/events/trigger/bulk',
+      method: 'POST',
+      body: JSON.stringify({ events: [JSON.parse(renameMara)] }),
+    },
     { path: `/demo-admin/v1/integrations/${integrationId('email-backup-prod')}/set-primary`, method: 'POST', body: '' },
     { path: '/demo-admin/directory', method: 'GET' },
     { path: '/demo-admin/v1/integrations/active', method: 'GET' },
@@ -128,13 +134,26 @@ describe('the admin routes need a demo session', () => {
   it('answers 401 without a token, with a forged, expired or foreign one, and changes nothing', async () => {
     const before = state()
     const expired = await createSubscriberToken('demo-user', SECRET, { expiresIn: 60, now: () => Date.now() - 120_000 })
-    const foreign = await createSubscriberToken('demo-user', 'another-secret-of-at-least-thirty-two-bytes', { expiresIn: 60 })
+    const foreign = await createSubscriberToken('demo-user', 'another-secret-of-at-least-thirty-two-bytes', {
+      expiresIn: 60,
+    })
     const forged = (await session()).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))
     for (const route of routes().filter((r) => r.path.startsWith('/demo-admin'))) {
-      for (const authorization of [null, 'Bearer', `Bearer ${forged}`, `Bearer ${expired}`, `Bearer ${foreign}`, `ApiKey ${service.apiKey}`]) {
+      for (const authorization of [
+        null,
+        'Bearer',
+        `Bearer ${forged}`,
+        `Bearer ${expired}`,
+        `Bearer ${foreign}`,
+        `ApiKey ${service.apiKey}`,
+      ]) {
         const headers: Record<string, string> = { ...SAME_ORIGIN, ...JSON_TYPE }
         if (authorization) headers.authorization = authorization
-        const response = await call(route.path, { method: route.method, headers, ...(route.body ? { body: route.body } : {}) })
+        const response = await call(route.path, {
+          method: route.method,
+          headers,
+          ...(route.body ? { body: route.body } : {}),
+        })
         const body = await expectErrorShape(response, 401, route.path)
         expect(body.message).toContain('/demo-auth/session')
       }
@@ -171,7 +190,8 @@ describe('the demo routes cap their bodies and answer bad input with 4xx in the 
   const streamOf = (size: number) =>
     new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let sent = 0; sent < size; sent += 64 * 1024) controller.enqueue(new Uint8Array(Math.min(64 * 1024, size - sent)).fill(32))
+        for (let sent = 0; sent < size; sent += 64 * 1024)
+          controller.enqueue(new Uint8Array(Math.min(64 * 1024, size - sent)).fill(32))
         controller.close()
       },
     })
@@ -186,19 +206,30 @@ describe('the demo routes cap their bodies and answer bad input with 4xx in the 
     ]
     for (const { path, limit } of cases) {
       const headers = { ...SAME_ORIGIN, ...JSON_TYPE, authorization: `Bearer ${token}` }
-      const padded = JSON.stringify({ subscriberId: 'u-mara', name: 'comment-mention', to: 'u-mara', pad: 'x'.repeat(limit) })
+      const padded = JSON.stringify({
+        subscriberId: 'u-mara',
+        name: 'comment-mention',
+        to: 'u-mara',
+        pad: 'x'.repeat(limit),
+      })
       const declared = { ...headers, 'content-length': String(new TextEncoder().encode(padded).length) }
       await expectErrorShape(await call(path, { method: 'POST', headers: declared, body: padded }), 413, path)
       await expectErrorShape(await call(path, { method: 'POST', headers, body: padded }), 413, path)
       // No Content-Length: the reader stops at the limit instead of trusting a header.
-      const streamed = await call(path, { method: 'POST', headers, body: streamOf(limit + 1), duplex: 'half' } as RequestInit)
+      const streamed = await call(path, {
+        method: 'POST',
+        headers,
+        body: streamOf(limit + 1),
+        duplex: 'half',
+      } as RequestInit)
       await expectErrorShape(streamed, 413, path)
     }
     expect(state()).toBe(before)
   })
 
   it('names the bad field (422), the unknown subscriber (404), the wrong method (405) and bad JSON (400)', async () => {
-    const post = (body: string) => call('/demo-auth/session', { method: 'POST', headers: { ...SAME_ORIGIN, ...JSON_TYPE }, body })
+    const post = (body: string) =>
+      call('/demo-auth/session', { method: 'POST', headers: { ...SAME_ORIGIN, ...JSON_TYPE }, body })
     const missing = await expectErrorShape(await post('{}'), 422, '/demo-auth/session')
     expect(missing.errors).toHaveProperty('subscriberId')
     const wrongType = await expectErrorShape(await post('{"subscriberId": 42}'), 422, '/demo-auth/session')
@@ -210,7 +241,11 @@ describe('the demo routes cap their bodies and answer bad input with 4xx in the 
     await expectErrorShape(get, 405, '/demo-auth/session')
     expect(get.headers.get('allow')).toBe('POST')
     const token = await session()
-    const unknown = await call('/demo-admin/v1/subscribers', { headers: { ...SAME_ORIGIN, authorization: `Bearer ${token}` } })
-    expect((await expectErrorShape(unknown, 404, '/demo-admin/v1/subscribers')).message).toBe('Cannot GET /demo-admin/v1/subscribers')
+    const unknown = await call('/demo-admin/v1/subscribers', {
+      headers: { ...SAME_ORIGIN, authorization: `Bearer ${token}` },
+    })
+    expect((await expectErrorShape(unknown, 404, '/demo-admin/v1/subscribers')).message).toBe(
+      'Cannot GET /demo-admin/v1/subscribers',
+    )
   })
 })

@@ -16,7 +16,11 @@ afterAll(async () => {
 })
 
 /** How browsers ask for a module, a page, and how a script without a browser asks. */
-const AS: Record<string, string>[] = [{ 'sec-fetch-dest': 'script', accept: '*/*' }, { 'sec-fetch-dest': 'document', accept: 'text/html' }, {}]
+const AS: Record<string, string>[] = [
+  { 'sec-fetch-dest': 'script', accept: '*/*' },
+  { 'sec-fetch-dest': 'document', accept: 'text/html' },
+  {},
+]
 
 function expectNoKey(url: string, body: string) {
   for (const key of DEMO_KEYS) expect(body.includes(key), `${url} answered with an API key`).toBe(false)
@@ -69,11 +73,16 @@ describe("the demo's dev server serves the page's code only", { timeout: 60_000 
   })
 
   it('refuses a preflight from another local origin: no CORS header, so its page cannot read the answers', async () => {
-    const preflight = await get(base, '/demo-auth/session', {
-      origin: 'http://localhost:5174',
-      'access-control-request-method': 'POST',
-      'access-control-request-headers': 'content-type',
-    }, 'OPTIONS')
+    const preflight = await get(
+      base,
+      '/demo-auth/session',
+      {
+        origin: 'http://localhost:5174',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+      'OPTIONS',
+    )
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
     const module = await get(base, '/main.tsx', { origin: 'http://localhost:5174', 'sec-fetch-dest': 'script' })
     expect(module.status).toBe(200)
@@ -107,7 +116,15 @@ describe("the demo's sign-in and admin routes over HTTP", { timeout: 30_000 }, (
   const attacker = { 'sec-fetch-site': 'cross-site', origin: 'https://attacker.example' }
   const forms = [
     ['application/x-www-form-urlencoded', 'subscriberId=u-mara&name=comment-mention&to=u-mara'],
-    ['text/plain', JSON.stringify({ subscriberId: 'u-mara', name: 'comment-mention', to: 'u-mara', actor: { subscriberId: 'u-mara', firstName: 'Renamed' } })],
+    [
+      'text/plain',
+      JSON.stringify({
+        subscriberId: 'u-mara',
+        name: 'comment-mention',
+        to: 'u-mara',
+        actor: { subscriberId: 'u-mara', firstName: 'Renamed' },
+      }),
+    ],
   ]
 
   it('refuses a cross-site simple post to every route (403) and the service holds what it held', async () => {
@@ -148,4 +165,3 @@ describe("the demo's sign-in and admin routes over HTTP", { timeout: 30_000 }, (
     expect(await serviceState()).toBe(before)
   })
 })
-

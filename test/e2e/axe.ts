@@ -12,25 +12,33 @@ export interface Violation {
 }
 
 /** Runs axe (WCAG 2.2 A and AA rules) on the page, or on `selector` and what it portals into <body>. */
-export async function axeViolations(page: Page, exclude: string[] = [], disabledRules: string[] = []): Promise<Violation[]> {
+export async function axeViolations(
+  page: Page,
+  exclude: string[] = [],
+  disabledRules: string[] = [],
+): Promise<Violation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath })
-  return page.evaluate(async ({ exclude, disabledRules }) => {
-    const axe = (window as unknown as { axe: { reset(): void; run: (context: unknown, options: unknown) => Promise<any> } })
-      .axe
-    // A copy already in the page (Storybook's a11y addon) may carry its own configuration.
-    axe.reset()
-    const results = await axe.run(
-      { include: [document.body], exclude: exclude.map((s) => [s]) },
-      {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-        rules: Object.fromEntries(disabledRules.map((id) => [id, { enabled: false }])),
-      },
-    )
-    return (results.violations as any[]).map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes.map((n: { target: string[] }) => n.target.join(' ')),
-    }))
-  }, { exclude, disabledRules })
+  return page.evaluate(
+    async ({ exclude, disabledRules }) => {
+      const axe = (
+        window as unknown as { axe: { reset(): void; run: (context: unknown, options: unknown) => Promise<any> } }
+      ).axe
+      // A copy already in the page (Storybook's a11y addon) may carry its own configuration.
+      axe.reset()
+      const results = await axe.run(
+        { include: [document.body], exclude: exclude.map((s) => [s]) },
+        {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+          rules: Object.fromEntries(disabledRules.map((id) => [id, { enabled: false }])),
+        },
+      )
+      return (results.violations as any[]).map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n: { target: string[] }) => n.target.join(' ')),
+      }))
+    },
+    { exclude, disabledRules },
+  )
 }

@@ -2,7 +2,18 @@ import type { Page, Request as PwRequest } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoFixture } from '../../server'
 import { axeViolations } from './axe'
-import { bell, bellCount, inboxDialog, openDemo, openInbox, pageProblems, signIn, startDemo, unreadCount, waitForApp } from './demo'
+import {
+  bell,
+  bellCount,
+  inboxDialog,
+  openDemo,
+  openInbox,
+  pageProblems,
+  signIn,
+  startDemo,
+  unreadCount,
+  waitForApp,
+} from './demo'
 import type { DemoRun } from './demo'
 
 let run: DemoRun
@@ -205,7 +216,7 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await close(page)
   })
 
-  it('lines the topic lists up with the panels beside them, paged with the demo\'s own buttons', async () => {
+  it("lines the topic lists up with the panels beside them, paged with the demo's own buttons", async () => {
     const page = await openDemo(run, 'demo-user')
     await page.locator('#topics .demo-my-topics li').first().waitFor()
     await page.locator('#topics ul[aria-label="Topic subscribers"] li').first().waitFor()
@@ -221,7 +232,10 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
         [panel, part],
       )
     const headingTop = (panel: string) =>
-      page.locator(`${panel} .demo-group h3`).first().evaluate((el) => Math.round(el.getBoundingClientRect().top))
+      page
+        .locator(`${panel} .demo-group h3`)
+        .first()
+        .evaluate((el) => Math.round(el.getBoundingClientRect().top))
     const integrations = await inset('#integrations', '.demo-list')
     expect(await inset('#topics', '.demo-my-topics ul')).toEqual(integrations)
     expect(await inset('#topics', 'ul[aria-label="Topic subscribers"]')).toEqual(integrations)
@@ -229,7 +243,8 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     expect(await headingTop('#topics')).toBe(await headingTop('#integrations'))
     const buttons = page.locator('#topics button')
     expect(await buttons.count()).toBe(4)
-    for (const button of await buttons.all()) expect(await button.getAttribute('class')).toBe('demo-button demo-button-small')
+    for (const button of await buttons.all())
+      expect(await button.getAttribute('class')).toBe('demo-button demo-button-small')
     await close(page)
   })
 
@@ -271,12 +286,18 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
 
   it('has no axe violations with the inbox open, light and dark, left-to-right and right-to-left', async () => {
     const found: string[] = []
-    for (const [theme, locale] of [['light', 'en'], ['dark', 'en'], ['light', 'ar'], ['dark', 'ar']] as const) {
+    for (const [theme, locale] of [
+      ['light', 'en'],
+      ['dark', 'en'],
+      ['light', 'ar'],
+      ['dark', 'ar'],
+    ] as const) {
       const page = await openDemo(run, 'demo-user', { theme, locale })
       const dialog = await openInbox(page)
       await dialog.locator('article').first().waitFor()
       await page.locator('#integrations li').first().waitFor()
-      for (const v of await axeViolations(page)) found.push(`${theme}/${locale} ${v.id}: ${v.help} — ${v.targets.slice(0, 3).join(', ')}`)
+      for (const v of await axeViolations(page))
+        found.push(`${theme}/${locale} ${v.id}: ${v.help} — ${v.targets.slice(0, 3).join(', ')}`)
       await close(page)
     }
     expect(found).toEqual([])
@@ -349,7 +370,14 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
 
     expect((await api('/v1/subscribers/demo-user/notifications/feed', mara)).status).toBe(403)
     expect((await api('/v1/subscribers/demo-user/notifications/feed', null)).status).toBe(401)
-    expect((await api('/v1/subscribers/demo-user/notifications/feed', mine.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(401)
+    expect(
+      (
+        await api(
+          '/v1/subscribers/demo-user/notifications/feed',
+          mine.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        )
+      ).status,
+    ).toBe(401)
     const markAs = await api('/v1/subscribers/demo-user/messages/mark-as', mara, {
       method: 'POST',
       body: JSON.stringify({ messageId: target._id, markAs: 'read' }),
@@ -362,7 +390,10 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     })
     expect(await viaOwnId.json()).toEqual([])
     expect((await api('/v2/subscribers/demo-user/preferences', mara)).status).toBe(403)
-    expect((await api('/v1/events/trigger', mara, { method: 'POST', body: JSON.stringify({ name: 'x', to: 'u-mara' }) })).status).toBe(403)
+    expect(
+      (await api('/v1/events/trigger', mara, { method: 'POST', body: JSON.stringify({ name: 'x', to: 'u-mara' }) }))
+        .status,
+    ).toBe(403)
 
     const after = await api('/v1/subscribers/demo-user/notifications/feed?read=false&limit=100', mine)
     const ids = ((await after.json()) as { data: { _id: string }[] }).data.map((m) => m._id)

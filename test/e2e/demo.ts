@@ -37,7 +37,11 @@ export async function openDemo(
     if (message.type() === 'error') errors.push(`console error: ${message.text()}`)
   })
   problems.set(page, errors)
-  const params = new URLSearchParams({ subscriber: subscriberId, theme: options.theme ?? 'light', locale: options.locale ?? 'en' })
+  const params = new URLSearchParams({
+    subscriber: subscriberId,
+    theme: options.theme ?? 'light',
+    locale: options.locale ?? 'en',
+  })
   await page.goto(`${run.url}/?${params}`)
   await waitForApp(page)
   return page

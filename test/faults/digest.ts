@@ -10,7 +10,9 @@ export function digest(service: Service): string {
       messages: s.messages(x.subscriberId),
     })),
     workflows: s.workflows(),
-    topics: s.topics().map((t) => ({ ...t, subscriptions: s.subscriptions(t.key).map((x) => [x._id, x.subscriber.subscriberId]) })),
+    topics: s
+      .topics()
+      .map((t) => ({ ...t, subscriptions: s.subscriptions(t.key).map((x) => [x._id, x.subscriber.subscriberId]) })),
     integrations: s.integrations(),
     tenants: s.tenants(),
   })

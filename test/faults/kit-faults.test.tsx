@@ -44,7 +44,10 @@ interface MarkAttempt {
  */
 function startKit(count = 8, { viaProxy = false } = {}) {
   // A little latency on every answer, as any network has, so that the optimistic state gets painted.
-  const service = createService({ fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, count) }), latency: 10 })
+  const service = createService({
+    fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, count) }),
+    latency: 10,
+  })
   const marks: MarkAttempt[] = []
   const transport = { loseMarkAsAnswers: 0 }
   const kitFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -66,7 +69,10 @@ function startKit(count = 8, { viaProxy = false } = {}) {
     } catch {
       parsed = undefined
     }
-    if (response.status >= 500 || (response.ok && (parsed === undefined || JSON.stringify(parsed) === JSON.stringify(WRONG_SHAPE)))) {
+    if (
+      response.status >= 500 ||
+      (response.ok && (parsed === undefined || JSON.stringify(parsed) === JSON.stringify(WRONG_SHAPE)))
+    ) {
       faultsInjected++
     }
     if (isMark) {
@@ -90,7 +96,9 @@ function startKit(count = 8, { viaProxy = false } = {}) {
       authenticate: bearerTokenAuth(TOKEN_SECRET),
       fetch: kitFetch,
     })
-    const auth = createTokenAuth({ fetchToken: () => createSubscriberToken(TEST_SUBSCRIBER_ID, TOKEN_SECRET, { expiresIn: 600 }) })
+    const auth = createTokenAuth({
+      fetchToken: () => createSubscriberToken(TEST_SUBSCRIBER_ID, TOKEN_SECRET, { expiresIn: 600 }),
+    })
     client = createInboxClient({
       ...options,
       baseUrl: `${APP_ORIGIN}/api/inbox`,
@@ -143,7 +151,8 @@ function renderInbox(kit: Kit, pollInterval = 0) {
 }
 
 const article = (id: string) => document.querySelector<HTMLElement>(`[data-inbox-item][data-id="${id}"]`)
-const feedReady = (count: number) => waitFor(() => expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(count))
+const feedReady = (count: number) =>
+  waitFor(() => expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(count))
 
 /** Waits until no request of the kit is under way and the feed shows what the service holds. */
 async function settled(kit: Kit) {
@@ -153,7 +162,8 @@ async function settled(kit: Kit) {
   })
 }
 
-const applications = (kit: Kit, key: string | null) => kit.marks.filter((m) => m.key === key && m.outcome === 201 && !m.replay).length
+const applications = (kit: Kit, key: string | null) =>
+  kit.marks.filter((m) => m.key === key && m.outcome === 201 && !m.replay).length
 
 describe('the kit under read faults', () => {
   const persistent: [string, FaultRule][] = [
@@ -164,21 +174,22 @@ describe('the kit under read faults', () => {
     ['a body of the wrong shape', { body: WRONG_SHAPE }],
     ['no answer within the timeout', { latency: TIMEOUT * 3 }],
   ]
-  for (const [name, rule] of persistent) for (const viaProxy of [false, true]) {
-    it(`shows the error state with a retry for ${name}${viaProxy ? ' through the proxy' : ''}, and recovers when the service does`, async () => {
-      const kit = startKit(3, { viaProxy })
-      const remove = kit.service.faults.add({ method: 'GET', path: /notifications\/feed$/, ...rule })
-      renderInbox(kit)
-      const dialog = await screen.findByRole('dialog')
-      const alert = await within(dialog).findByRole('alert', {}, { timeout: 5000 })
-      expect(alert.textContent).toMatch(/couldn’t be loaded/)
-      expect(screen.getByRole('heading', { name: 'Host page' })).toBeTruthy()
-      remove()
-      fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
-      await feedReady(3)
-      expect(within(dialog).queryByRole('alert')).toBeNull()
-    })
-  }
+  for (const [name, rule] of persistent)
+    for (const viaProxy of [false, true]) {
+      it(`shows the error state with a retry for ${name}${viaProxy ? ' through the proxy' : ''}, and recovers when the service does`, async () => {
+        const kit = startKit(3, { viaProxy })
+        const remove = kit.service.faults.add({ method: 'GET', path: /notifications\/feed$/, ...rule })
+        renderInbox(kit)
+        const dialog = await screen.findByRole('dialog')
+        const alert = await within(dialog).findByRole('alert', {}, { timeout: 5000 })
+        expect(alert.textContent).toMatch(/couldn’t be loaded/)
+        expect(screen.getByRole('heading', { name: 'Host page' })).toBeTruthy()
+        remove()
+        fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+        await feedReady(3)
+        expect(within(dialog).queryByRole('alert')).toBeNull()
+      })
+    }
 
   it('keeps the items it has while polls fail, and shows what arrived once they succeed again', async () => {
     const kit = startKit(3)
@@ -213,130 +224,136 @@ describe('the kit under read faults', () => {
 })
 
 for (const viaProxy of [false, true])
-describe(`a mark-as during an outage${viaProxy ? ', through the proxy' : ''}`, () => {
-  /** Clicks an item's read toggle and waits for the outcome; returns its idempotency key. */
-  async function toggle(kit: Kit, id: string) {
-    const before = kit.marks.length
-    const wasUnread = article(id)!.hasAttribute('data-unread')
-    const button = within(article(id)!).getByRole('button', { name: wasUnread ? 'Mark as read' : 'Mark as unread' })
-    fireEvent.click(button)
-    // Optimistic: the item changes at once, whatever the service then answers (caught on the DOM change).
-    await waitFor(() => expect(article(id)!.hasAttribute('data-unread')).toBe(!wasUnread))
-    await settled(kit)
-    const keys = new Set(kit.marks.slice(before).map((m) => m.key))
-    expect(keys.size, 'every attempt of one action carries the same idempotency key').toBeLessThanOrEqual(1)
-    actionsTried++
-    return { key: [...keys][0] ?? null, wasUnread }
-  }
+  describe(`a mark-as during an outage${viaProxy ? ', through the proxy' : ''}`, () => {
+    /** Clicks an item's read toggle and waits for the outcome; returns its idempotency key. */
+    async function toggle(kit: Kit, id: string) {
+      const before = kit.marks.length
+      const wasUnread = article(id)!.hasAttribute('data-unread')
+      const button = within(article(id)!).getByRole('button', { name: wasUnread ? 'Mark as read' : 'Mark as unread' })
+      fireEvent.click(button)
+      // Optimistic: the item changes at once, whatever the service then answers (caught on the DOM change).
+      await waitFor(() => expect(article(id)!.hasAttribute('data-unread')).toBe(!wasUnread))
+      await settled(kit)
+      const keys = new Set(kit.marks.slice(before).map((m) => m.key))
+      expect(keys.size, 'every attempt of one action carries the same idempotency key').toBeLessThanOrEqual(1)
+      actionsTried++
+      return { key: [...keys][0] ?? null, wasUnread }
+    }
 
-  const recovering: [string, FaultRule][] = [
-    ['two dropped connections', { drop: true, times: 2 }],
-    ['a 503 burst', { status: 503, times: 2 }],
-    ['a timeout', { latency: TIMEOUT * 3, times: 1 }],
-    ['a timeout then a 502', { latency: TIMEOUT * 3, times: 1 }],
-  ]
-  for (const [name, rule] of recovering) {
-    it(`is applied exactly once when the service comes back within the retries (${name})`, async () => {
+    const recovering: [string, FaultRule][] = [
+      ['two dropped connections', { drop: true, times: 2 }],
+      ['a 503 burst', { status: 503, times: 2 }],
+      ['a timeout', { latency: TIMEOUT * 3, times: 1 }],
+      ['a timeout then a 502', { latency: TIMEOUT * 3, times: 1 }],
+    ]
+    for (const [name, rule] of recovering) {
+      it(`is applied exactly once when the service comes back within the retries (${name})`, async () => {
+        const kit = startKit(3, { viaProxy })
+        renderInbox(kit)
+        await feedReady(3)
+        const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[1]!._id
+        kit.service.faults.add({ method: 'POST', path: /mark-as$/, ...rule })
+        if (name.endsWith('502')) kit.service.faults.add({ method: 'POST', path: /mark-as$/, status: 502, times: 1 })
+        const { key } = await toggle(kit, id)
+        expect(kit.marks.filter((m) => m.key === key).length).toBeGreaterThan(1)
+        expect(applications(kit, key)).toBe(1)
+        appliedOnce++
+        expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
+        expect(article(id)!.hasAttribute('data-unread')).toBe(false)
+        expect(article(id)!.hasAttribute('data-failed')).toBe(false)
+      })
+    }
+
+    it('is applied once when the service applied it but the answer was lost: the retry is a replay', async () => {
       const kit = startKit(3, { viaProxy })
       renderInbox(kit)
       await feedReady(3)
-      const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[1]!._id
-      kit.service.faults.add({ method: 'POST', path: /mark-as$/, ...rule })
-      if (name.endsWith('502')) kit.service.faults.add({ method: 'POST', path: /mark-as$/, status: 502, times: 1 })
+      const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
+      kit.transport.loseMarkAsAnswers = 1
       const { key } = await toggle(kit, id)
-      expect(kit.marks.filter((m) => m.key === key).length).toBeGreaterThan(1)
+      const attempts = kit.marks.filter((m) => m.key === key)
+      expect(attempts.map((m) => [m.outcome, m.replay])).toEqual([
+        [201, false],
+        [201, true],
+      ])
       expect(applications(kit, key)).toBe(1)
       appliedOnce++
       expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
       expect(article(id)!.hasAttribute('data-unread')).toBe(false)
+    })
+
+    it('is rolled back visibly when the outage outlasts the retries, and nothing reaches the service', async () => {
+      const kit = startKit(3, { viaProxy })
+      renderInbox(kit)
+      await feedReady(3)
+      const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[2]!._id
+      const before = digest(kit.service)
+      const remove = kit.service.faults.add({ method: 'POST', path: /mark-as$/, drop: true })
+      const { key } = await toggle(kit, id)
+      expect(kit.marks.filter((m) => m.key === key).map((m) => m.outcome)).toEqual(['dropped', 'dropped', 'dropped'])
+      expect(digest(kit.service)).toBe(before)
+      expect(article(id)!.hasAttribute('data-unread')).toBe(true)
+      expect(article(id)!.hasAttribute('data-failed')).toBe(true)
+      rolledBack++
+
+      remove()
+      const second = await toggle(kit, id)
+      expect(second.key).not.toBe(key)
+      expect(applications(kit, second.key)).toBe(1)
+      appliedOnce++
+      expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
       expect(article(id)!.hasAttribute('data-failed')).toBe(false)
     })
-  }
 
-  it('is applied once when the service applied it but the answer was lost: the retry is a replay', async () => {
-    const kit = startKit(3, { viaProxy })
-    renderInbox(kit)
-    await feedReady(3)
-    const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
-    kit.transport.loseMarkAsAnswers = 1
-    const { key } = await toggle(kit, id)
-    const attempts = kit.marks.filter((m) => m.key === key)
-    expect(attempts.map((m) => [m.outcome, m.replay])).toEqual([
-      [201, false],
-      [201, true],
-    ])
-    expect(applications(kit, key)).toBe(1)
-    appliedOnce++
-    expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
-    expect(article(id)!.hasAttribute('data-unread')).toBe(false)
-  })
+    it('loses nothing and applies nothing twice through a storm of random faults', async () => {
+      const kit = startKit(6, { viaProxy })
+      renderInbox(kit)
+      await feedReady(6)
+      const ids = kit.service.state.messages(TEST_SUBSCRIBER_ID).map((m) => m._id)
+      // A fixed seed, so a failure can be replayed.
+      let seed = 20260301
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+      const kinds: FaultRule[] = [
+        { drop: true },
+        { status: 500 },
+        { status: 503 },
+        { status: 502 },
+        { malformed: true },
+        { body: WRONG_SHAPE },
+        { latency: TIMEOUT * 3 },
+      ]
+      for (let round = 0; round < 30; round++) {
+        kit.service.faults.clear()
+        for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
+          const kind = kinds[Math.floor(random() * kinds.length)]!
+          kit.service.faults.add({
+            method: 'POST',
+            path: /mark-as$/,
+            rate: 0.6,
+            times: 1 + Math.floor(random() * 3),
+            ...kind,
+          })
+        }
+        const id = ids[Math.floor(random() * ids.length)]!
+        const stored = () => kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!
+        const readBefore = stored().read
+        expect(article(id)!.hasAttribute('data-unread'), 'the item shows what the service holds').toBe(!readBefore)
 
-  it('is rolled back visibly when the outage outlasts the retries, and nothing reaches the service', async () => {
-    const kit = startKit(3, { viaProxy })
-    renderInbox(kit)
-    await feedReady(3)
-    const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[2]!._id
-    const before = digest(kit.service)
-    const remove = kit.service.faults.add({ method: 'POST', path: /mark-as$/, drop: true })
-    const { key } = await toggle(kit, id)
-    expect(kit.marks.filter((m) => m.key === key).map((m) => m.outcome)).toEqual(['dropped', 'dropped', 'dropped'])
-    expect(digest(kit.service)).toBe(before)
-    expect(article(id)!.hasAttribute('data-unread')).toBe(true)
-    expect(article(id)!.hasAttribute('data-failed')).toBe(true)
-    rolledBack++
-
-    remove()
-    const second = await toggle(kit, id)
-    expect(second.key).not.toBe(key)
-    expect(applications(kit, second.key)).toBe(1)
-    appliedOnce++
-    expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
-    expect(article(id)!.hasAttribute('data-failed')).toBe(false)
-  })
-
-  it('loses nothing and applies nothing twice through a storm of random faults', async () => {
-    const kit = startKit(6, { viaProxy })
-    renderInbox(kit)
-    await feedReady(6)
-    const ids = kit.service.state.messages(TEST_SUBSCRIBER_ID).map((m) => m._id)
-    // A fixed seed, so a failure can be replayed.
-    let seed = 20260301
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
-    const kinds: FaultRule[] = [
-      { drop: true },
-      { status: 500 },
-      { status: 503 },
-      { status: 502 },
-      { malformed: true },
-      { body: WRONG_SHAPE },
-      { latency: TIMEOUT * 3 },
-    ]
-    for (let round = 0; round < 30; round++) {
-      kit.service.faults.clear()
-      for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
-        const kind = kinds[Math.floor(random() * kinds.length)]!
-        kit.service.faults.add({ method: 'POST', path: /mark-as$/, rate: 0.6, times: 1 + Math.floor(random() * 3), ...kind })
+        const { key } = await toggle(kit, id)
+        const failed = article(id)!.hasAttribute('data-failed')
+        if (failed) {
+          // Rolled back visibly, and the service never applied it.
+          expect(stored().read).toBe(readBefore)
+          expect(article(id)!.hasAttribute('data-unread')).toBe(!readBefore)
+          expect(applications(kit, key)).toBe(0)
+          rolledBack++
+        } else {
+          expect(stored().read).toBe(!readBefore)
+          expect(article(id)!.hasAttribute('data-unread')).toBe(readBefore)
+          expect(applications(kit, key)).toBe(1)
+          appliedOnce++
+        }
       }
-      const id = ids[Math.floor(random() * ids.length)]!
-      const stored = () => kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!
-      const readBefore = stored().read
-      expect(article(id)!.hasAttribute('data-unread'), 'the item shows what the service holds').toBe(!readBefore)
-
-      const { key } = await toggle(kit, id)
-      const failed = article(id)!.hasAttribute('data-failed')
-      if (failed) {
-        // Rolled back visibly, and the service never applied it.
-        expect(stored().read).toBe(readBefore)
-        expect(article(id)!.hasAttribute('data-unread')).toBe(!readBefore)
-        expect(applications(kit, key)).toBe(0)
-        rolledBack++
-      } else {
-        expect(stored().read).toBe(!readBefore)
-        expect(article(id)!.hasAttribute('data-unread')).toBe(readBefore)
-        expect(applications(kit, key)).toBe(1)
-        appliedOnce++
-      }
-    }
-    for (const key of new Set(kit.marks.map((m) => m.key))) expect(applications(kit, key)).toBeLessThanOrEqual(1)
-  }, 30_000)
-})
+      for (const key of new Set(kit.marks.map((m) => m.key))) expect(applications(kit, key)).toBeLessThanOrEqual(1)
+    }, 30_000)
+  })

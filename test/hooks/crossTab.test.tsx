@@ -25,10 +25,12 @@ function useTab() {
   }
 }
 
-function twoTabs(fixture = buildFixture({
-  workflows: [workflow('test-workflow', [inApp('Hi'), emailStep()])],
-  messages: messages('user-1', 8, (i) => ({ read: i >= 4 })),
-})) {
+function twoTabs(
+  fixture = buildFixture({
+    workflows: [workflow('test-workflow', [inApp('Hi'), emailStep()])],
+    messages: messages('user-1', 8, (i) => ({ read: i >= 4 })),
+  }),
+) {
   const a = setup({ fixture })
   const b = setup({ sameServiceAs: a })
   const tabA = renderHook(useTab, { wrapper: a.wrapper })
@@ -78,7 +80,10 @@ describe('cross-tab', () => {
   })
 
   it('tabs of another subscriber ignore the change', async () => {
-    const fixture = buildFixture({ subscribers: [subscriber('user-2')], messages: [...messages('user-1', 2), ...messages('user-2', 2)] })
+    const fixture = buildFixture({
+      subscribers: [subscriber('user-2')],
+      messages: [...messages('user-1', 2), ...messages('user-2', 2)],
+    })
     const a = setup({ fixture })
     const b = setup({ sameServiceAs: a, provider: { subscriberId: 'user-2' } })
     const tabA = renderHook(useTab, { wrapper: a.wrapper }).result

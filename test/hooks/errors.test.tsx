@@ -28,8 +28,16 @@ describe('error states of the reads', () => {
     { name: 'useFeed', path: /notifications\/feed$/, useRead: () => useFeed() },
     { name: 'useCounts', path: /notifications\/feed$/, useRead: () => useCounts() },
     { name: 'usePreferences', path: /preferences$/, useRead: () => usePreferences() },
-    { name: 'useSubscriberSubscriptions', path: /subscribers\/user-1\/subscriptions$/, useRead: () => useSubscriberSubscriptions() },
-    { name: 'useTopicSubscriptions', path: /topics\/news\/subscriptions$/, useRead: () => useTopicSubscriptions('news') },
+    {
+      name: 'useSubscriberSubscriptions',
+      path: /subscribers\/user-1\/subscriptions$/,
+      useRead: () => useSubscriberSubscriptions(),
+    },
+    {
+      name: 'useTopicSubscriptions',
+      path: /topics\/news\/subscriptions$/,
+      useRead: () => useTopicSubscriptions('news'),
+    },
     { name: 'useActiveIntegrations', path: /integrations\/active$/, useRead: () => useActiveIntegrations() },
   ]
   for (const { name, path, useRead } of reads) {
@@ -79,7 +87,13 @@ describe('error states of the writes', () => {
   it('useMarkAs, useMarkAll and useUpdatePreferences expose the error and do not reject', async () => {
     const h = setup({ fixture: fixture() })
     const { result } = renderHook(
-      () => ({ feed: useFeed(), marks: useMarkAs(), all: useMarkAll(), update: useUpdatePreferences(), prefs: usePreferences() }),
+      () => ({
+        feed: useFeed(),
+        marks: useMarkAs(),
+        all: useMarkAll(),
+        update: useUpdatePreferences(),
+        prefs: usePreferences(),
+      }),
       { wrapper: h.wrapper },
     )
     await waitFor(() => expect(result.current.feed.items).toHaveLength(3))

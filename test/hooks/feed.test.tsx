@@ -29,7 +29,12 @@ describe('useFeed and useCounts', () => {
     expect(result.current.feed.hasMore).toBe(false)
     expect(h.feedRequests().map((r) => r.search.get('page'))).toContain('2')
     const state = h.serviceState()
-    expect(result.current.counts).toMatchObject({ unread: state.unread, unseen: state.unseen, unreadCapped: false, unseenCapped: false })
+    expect(result.current.counts).toMatchObject({
+      unread: state.unread,
+      unseen: state.unseen,
+      unreadCapped: false,
+      unseenCapped: false,
+    })
     // A count is one page of one item and its totalCount.
     expect(h.feedRequests({ read: 'false' }).map((r) => r.search.get('limit'))).toEqual(['1'])
     expect(h.feedRequests({ seen: 'false' }).map((r) => r.search.get('limit'))).toEqual(['1'])
@@ -160,7 +165,8 @@ describe('useMarkAs', () => {
     expect(result.current.unread.items.some((i) => i._id === id)).toBe(false)
     expect(result.current.counts.unread).toBe(3)
     // No render shows the item read while the counts still count it (or the reverse).
-    for (const r of renders) expect(r.read === true ? r.unread === 3 && !r.inUnread : r.unread === 4 && r.inUnread).toBe(true)
+    for (const r of renders)
+      expect(r.read === true ? r.unread === 3 && !r.inUnread : r.unread === 4 && r.inUnread).toBe(true)
     console.info(`[measure] optimistic latency with 300 ms service latency: ${(changedAt - started).toFixed(1)} ms`)
     unsubscribe()
     await act(() => pending)
@@ -198,14 +204,22 @@ describe('useMarkAs', () => {
     expect(screen.getByTestId('badge').textContent).toBe('2')
     expect(h.serviceState().unread).toBe(3)
     watcher.disconnect()
-    console.info(`[measure] optimistic latency to the DOM with 300 ms service latency: ${(changedAt - started).toFixed(1)} ms`)
+    console.info(
+      `[measure] optimistic latency to the DOM with 300 ms service latency: ${(changedAt - started).toFixed(1)} ms`,
+    )
     await waitFor(() => expect(h.serviceState().unread).toBe(2), { timeout: 2000 })
   })
 
   it('rolls back to the exact prior cache on a 500 and exposes the error', async () => {
     const h = setup({ fixture: feedFixture(12, (i) => ({ read: i % 2 === 0 })) })
     const { result } = renderHook(
-      () => ({ all: useFeed(), unread: useFeed({ read: false }), read: useFeed({ read: true }), counts: useCounts(), marks: useMarkAs() }),
+      () => ({
+        all: useFeed(),
+        unread: useFeed({ read: false }),
+        read: useFeed({ read: true }),
+        counts: useCounts(),
+        marks: useMarkAs(),
+      }),
       { wrapper: h.wrapper },
     )
     await waitFor(() => expect(result.current.read.items).toHaveLength(6))

@@ -37,7 +37,11 @@ export interface Harness {
   /** A provider around `children` with this harness's client and QueryClient. */
   wrapper: (props: { children?: ReactNode }) => ReactNode
   /** The in_app messages of the subscriber as the service holds them. */
-  serviceState(subscriberId?: string): { unread: number; unseen: number; byId: Map<string, { read: boolean; seen: boolean }> }
+  serviceState(subscriberId?: string): {
+    unread: number
+    unseen: number
+    byId: Map<string, { read: boolean; seen: boolean }>
+  }
   /** The cached list with these filters. */
   cached(filters?: Partial<FeedFilters>, subscriberId?: string): FeedData | undefined
   cachedItems(filters?: Partial<FeedFilters>, subscriberId?: string): FeedItem[]
@@ -48,8 +52,15 @@ export function newQueryClient(): QueryClient {
 }
 
 /** A fixture with `count` messages for the test subscriber; `extra` shapes each. */
-export function feedFixture(count: number, extra?: Parameters<typeof messages>[2], parts: Partial<Fixture> = {}): Fixture {
-  return buildFixture({ ...parts, messages: [...messages(TEST_SUBSCRIBER_ID, count, extra), ...(parts.messages ?? [])] })
+export function feedFixture(
+  count: number,
+  extra?: Parameters<typeof messages>[2],
+  parts: Partial<Fixture> = {},
+): Fixture {
+  return buildFixture({
+    ...parts,
+    messages: [...messages(TEST_SUBSCRIBER_ID, count, extra), ...(parts.messages ?? [])],
+  })
 }
 
 export function setup(

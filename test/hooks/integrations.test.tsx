@@ -38,7 +38,12 @@ describe('integrations', () => {
       pending = result.current.set.setPrimary(target._id!)
     })
     await waitFor(() => expect(byIdentifier(result.current.list.data)['mail-b']).toBe(true))
-    expect(byIdentifier(result.current.list.data)).toEqual({ 'mail-a': false, 'mail-b': true, 'sms-a': true, 'chat-a': false })
+    expect(byIdentifier(result.current.list.data)).toEqual({
+      'mail-a': false,
+      'mail-b': true,
+      'sms-a': true,
+      'chat-a': false,
+    })
     expect(h.service.state.integrations().find((i) => i.identifier === 'mail-b')!.primary).toBe(false)
     const answer = await act(() => pending)
     expect(answer).toMatchObject({ identifier: 'mail-b', primary: true, active: true })

@@ -31,21 +31,26 @@ describe('useMarkAll', () => {
     await settled(h.queryClient)
     const calls = h.requests.slice(before)
     const marks = calls.filter((r) => r.path.endsWith('/mark-as'))
-    const sizes = marks.map((r) => ((r.body as { messageId: string[] }).messageId).length)
+    const sizes = marks.map((r) => (r.body as { messageId: string[] }).messageId.length)
     expect(sizes).toEqual([100, 100, 50])
     expect(marks.every((r) => (r.body as { markAs: string }).markAs === 'read')).toBe(true)
     expect(new Set(marks.map((r) => r.idempotencyKey)).size).toBe(3)
     expect(h.serviceState().unread).toBe(0)
     expect(result.current.counts.unread).toBe(0)
     expect(result.current.all.error).toBeNull()
-    console.info(`[measure] mark all of 250: ${calls.length} requests (${calls.length - marks.length} GET, ${marks.length} POST)`)
+    console.info(
+      `[measure] mark all of 250: ${calls.length} requests (${calls.length - marks.length} GET, ${marks.length} POST)`,
+    )
   })
 
   it('marks all read: unread items read, and read but unseen items seen, so both counts clear', async () => {
     const h = setup({ fixture: feedFixture(12, (i) => ({ read: i >= 4, seen: i >= 8 })) })
-    const { result } = renderHook(() => ({ counts: useCounts(), unseen: useFeed({ seen: false }), all: useMarkAll('read') }), {
-      wrapper: h.wrapper,
-    })
+    const { result } = renderHook(
+      () => ({ counts: useCounts(), unseen: useFeed({ seen: false }), all: useMarkAll('read') }),
+      {
+        wrapper: h.wrapper,
+      },
+    )
     await waitFor(() => expect(result.current.counts).toMatchObject({ unread: 4, unseen: 8 }))
     await settled(h.queryClient)
     const before = h.requests.length
@@ -54,7 +59,10 @@ describe('useMarkAll', () => {
     expect(result.current.counts).toMatchObject({ unread: 0, unseen: 0 })
     expect(result.current.unseen.items).toEqual([])
     expect(h.serviceState()).toMatchObject({ unread: 0, unseen: 0 })
-    const marks = h.requests.slice(before).filter((r) => r.path.endsWith('/mark-as')).map((r) => r.body)
+    const marks = h.requests
+      .slice(before)
+      .filter((r) => r.path.endsWith('/mark-as'))
+      .map((r) => r.body)
     expect(marks).toMatchObject([{ markAs: 'read' }, { markAs: 'seen' }])
     expect((marks[1] as { messageId: string[] }).messageId).toHaveLength(4)
   })
@@ -71,9 +79,12 @@ describe('useMarkAll', () => {
 
   it('on a failed batch shows again what the service was known to hold, then what it holds', async () => {
     const h = setup({ fixture: feedFixture(150) })
-    const { result } = renderHook(() => ({ counts: useCounts(), unread: useFeed({ read: false, limit: 100 }), all: useMarkAll() }), {
-      wrapper: h.wrapper,
-    })
+    const { result } = renderHook(
+      () => ({ counts: useCounts(), unread: useFeed({ read: false, limit: 100 }), all: useMarkAll() }),
+      {
+        wrapper: h.wrapper,
+      },
+    )
     await waitFor(() => expect(result.current.counts.unread).toBe(150))
     await settled(h.queryClient)
     const snapshot = structuredClone(h.cached(UNREAD))

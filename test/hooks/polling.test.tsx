@@ -16,7 +16,8 @@ describe('polling, in React', () => {
     const { result } = renderHook(
       () => {
         const value = { feed: useFeed(), unread: useFeed({ read: false }), counts: useCounts() }
-        if (!value.counts.isLoading && !value.unread.isLoading) renders.push({ unread: value.counts.unread, listed: value.unread.items.length })
+        if (!value.counts.isLoading && !value.unread.isLoading)
+          renders.push({ unread: value.counts.unread, listed: value.unread.items.length })
         return value
       },
       { wrapper: h.wrapper },
@@ -28,7 +29,11 @@ describe('polling, in React', () => {
     await settled(h.queryClient)
     const polls = h.requests.slice(before)
     expect(polls.length).toBeGreaterThanOrEqual(2)
-    expect(polls.every((r) => r.search.get('limit') === '1' && (r.search.get('read') === 'false' || r.search.get('seen') === 'false'))).toBe(true)
+    expect(
+      polls.every(
+        (r) => r.search.get('limit') === '1' && (r.search.get('read') === 'false' || r.search.get('seen') === 'false'),
+      ),
+    ).toBe(true)
     expect(polls.filter((r) => r.search.get('read') === 'false')).toHaveLength(polls.length / 2)
 
     await act(async () => {

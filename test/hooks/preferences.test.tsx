@@ -24,9 +24,12 @@ function usePrefs(criticality?: 'nonCritical' | 'all' | 'critical') {
 describe('usePreferences and useUpdatePreferences', () => {
   it('lists preferences by criticality', async () => {
     const h = setup({ fixture: fixture() })
-    const { result } = renderHook(() => ({ non: usePreferences(), critical: usePreferences({ criticality: 'critical' }) }), {
-      wrapper: h.wrapper,
-    })
+    const { result } = renderHook(
+      () => ({ non: usePreferences(), critical: usePreferences({ criticality: 'critical' }) }),
+      {
+        wrapper: h.wrapper,
+      },
+    )
     await waitFor(() => expect(result.current.critical.data).toBeDefined())
     expect(result.current.non.data!.workflows.map((w) => w.workflow.identifier)).toEqual(['comments', 'billing'])
     expect(result.current.critical.data!.workflows.map((w) => w.workflow.identifier)).toEqual(['security'])
@@ -62,7 +65,9 @@ describe('usePreferences and useUpdatePreferences', () => {
 
   it('rolls back exactly on failure and exposes the error', async () => {
     const h = setup({ fixture: fixture() })
-    const { result } = renderHook(() => ({ ...usePrefs(), all: usePreferences({ criticality: 'all' }) }), { wrapper: h.wrapper })
+    const { result } = renderHook(() => ({ ...usePrefs(), all: usePreferences({ criticality: 'all' }) }), {
+      wrapper: h.wrapper,
+    })
     await waitFor(() => expect(result.current.all.data).toBeDefined())
     await waitFor(() => expect(result.current.prefs.data).toBeDefined())
     await settled(h.queryClient)

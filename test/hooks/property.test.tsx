@@ -23,17 +23,27 @@ type Command =
   | { kind: 'markAll'; what: 'read' | 'seen'; fail: boolean }
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({
-    kind: fc.constant('mark' as const),
-    index: fc.nat(SIZE - 1),
-    markAs: fc.constantFrom<MarkAs>('read', 'unread', 'seen', 'unseen'),
-    fault: fc.constantFrom('none' as const, 'none' as const, 'status' as const, 'drop' as const),
-    wait: fc.boolean(),
-    slow: fc.boolean(),
-  }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('mark' as const),
+      index: fc.nat(SIZE - 1),
+      markAs: fc.constantFrom<MarkAs>('read', 'unread', 'seen', 'unseen'),
+      fault: fc.constantFrom('none' as const, 'none' as const, 'status' as const, 'drop' as const),
+      wait: fc.boolean(),
+      slow: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refetch' as const), wait: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('poll' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('markAll' as const), what: fc.constantFrom('read' as const, 'seen' as const), fail: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('markAll' as const),
+      what: fc.constantFrom('read' as const, 'seen' as const),
+      fail: fc.boolean(),
+    }),
+  },
 )
 
 function useInbox() {
@@ -83,7 +93,9 @@ describe('badge, list and service agree after any sequence', () => {
                   running.push(result.current.ctx.refresh())
                 } else {
                   if (c.fail) h.service.faults.add({ path: /mark-as$/, status: 500, times: 1 })
-                  running.push(c.what === 'read' ? result.current.markAllRead.markAll() : result.current.markAllSeen.markAll())
+                  running.push(
+                    c.what === 'read' ? result.current.markAllRead.markAll() : result.current.markAllSeen.markAll(),
+                  )
                 }
               })
             }
@@ -94,7 +106,11 @@ describe('badge, list and service agree after any sequence', () => {
             const state = h.serviceState()
             const all = cur.all.items
             expect(all.map((i) => i._id).sort()).toEqual([...ids].sort())
-            for (const item of all) expect({ id: item._id, read: item.read, seen: item.seen }).toEqual({ id: item._id, ...state.byId.get(item._id) })
+            for (const item of all)
+              expect({ id: item._id, read: item.read, seen: item.seen }).toEqual({
+                id: item._id,
+                ...state.byId.get(item._id),
+              })
             expect(cur.counts.unread).toBe(all.filter((i) => !i.read).length)
             expect(cur.counts.unseen).toBe(all.filter((i) => !i.seen).length)
             expect(cur.counts.unread).toBe(state.unread)
@@ -116,7 +132,11 @@ describe('the last intent wins', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
-          fc.record({ index: fc.nat(3), markAs: fc.constantFrom<MarkAs>('read', 'unread', 'seen', 'unseen'), latency: fc.nat(30) }),
+          fc.record({
+            index: fc.nat(3),
+            markAs: fc.constantFrom<MarkAs>('read', 'unread', 'seen', 'unseen'),
+            latency: fc.nat(30),
+          }),
           { minLength: 2, maxLength: 6 },
         ),
         async (marks) => {
@@ -138,13 +158,15 @@ describe('the last intent wins', () => {
             })
             // On screen at once (the service answers 30–60 ms later).
             await waitFor(() => {
-              for (const item of result.current.all.items) expect({ read: item.read, seen: item.seen }).toEqual(model.get(item._id))
+              for (const item of result.current.all.items)
+                expect({ read: item.read, seen: item.seen }).toEqual(model.get(item._id))
             }, fast)
             await act(() => Promise.all(calls).then(() => undefined))
             await settled(h.queryClient)
             const state = h.serviceState()
             for (const id of ids) expect(state.byId.get(id)).toEqual(model.get(id))
-            for (const item of result.current.all.items) expect({ read: item.read, seen: item.seen }).toEqual(model.get(item._id))
+            for (const item of result.current.all.items)
+              expect({ read: item.read, seen: item.seen }).toEqual(model.get(item._id))
             expect(result.current.counts.unread).toBe(state.unread)
           } finally {
             unmount()

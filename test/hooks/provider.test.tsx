@@ -106,7 +106,12 @@ describe('InboxProvider', () => {
     }
     render(<App />)
     await waitFor(() => expect(screen.getByTestId('count').textContent).toBe('3/3'))
-    const firstId = h.queryClient.getQueryData<{ pages: { data: { _id: string }[] }[] }>(['inbox', 'user-1', 'feed', { limit: 20 }])!.pages[0]!.data[0]!._id
+    const firstId = h.queryClient.getQueryData<{ pages: { data: { _id: string }[] }[] }>([
+      'inbox',
+      'user-1',
+      'feed',
+      { limit: 20 },
+    ])!.pages[0]!.data[0]!._id
     // A slow mark-as for user-1 is still out when the switch happens.
     h.service.faults.add({ path: /mark-as$/, latency: 80 })
     let pending!: Promise<void>

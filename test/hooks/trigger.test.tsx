@@ -56,7 +56,11 @@ describe('useTrigger and useBulkTrigger', () => {
     await settled(h.queryClient)
     expect(h.feedRequests().length).toBe(before)
     await act(async () => {
-      await result.current.trigger.trigger({ name: 'hello', to: { type: 'Topic', topicKey: 'team' }, payload: { name: 'T' } })
+      await result.current.trigger.trigger({
+        name: 'hello',
+        to: { type: 'Topic', topicKey: 'team' },
+        payload: { name: 'T' },
+      })
     })
     await settled(h.queryClient)
     expect(h.feedRequests().length - before).toBe(3)
@@ -88,10 +92,16 @@ describe('useTrigger and useBulkTrigger', () => {
 
   it('rejects and exposes the error of a failed trigger', async () => {
     const { h, result } = await mount()
-    await act(() => expect(result.current.trigger.trigger({ name: 'nope', to: 'user-1' })).rejects.toMatchObject({ status: 422 }))
+    await act(() =>
+      expect(result.current.trigger.trigger({ name: 'nope', to: 'user-1' })).rejects.toMatchObject({ status: 422 }),
+    )
     await waitFor(() => expect(result.current.trigger.error).toMatchObject({ status: 422 }))
     h.service.faults.add({ path: /trigger\/bulk$/, status: 500 })
-    await act(() => expect(result.current.bulk.bulkTrigger({ events: [{ name: 'hello', to: 'user-1' }] })).rejects.toMatchObject({ status: 500 }))
+    await act(() =>
+      expect(result.current.bulk.bulkTrigger({ events: [{ name: 'hello', to: 'user-1' }] })).rejects.toMatchObject({
+        status: 500,
+      }),
+    )
     await waitFor(() => expect(result.current.bulk.error).toMatchObject({ status: 500 }))
   })
 })

@@ -27,14 +27,21 @@ afterAll(async () => {
 async function open(scenario: string, width = 1000): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: 700 } })
   await page.goto(`${url}/#${scenario}`)
-  await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, null, { timeout: 60_000 })
+  await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, null, {
+    timeout: 60_000,
+  })
   return page
 }
 
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null
-    return { id: el?.id ?? '', tag: el?.tagName ?? '', name: el?.getAttribute('aria-label') ?? el?.textContent ?? '', data: el?.dataset.id ?? '' }
+    return {
+      id: el?.id ?? '',
+      tag: el?.tagName ?? '',
+      name: el?.getAttribute('aria-label') ?? el?.textContent ?? '',
+      data: el?.dataset.id ?? '',
+    }
   })
 
 const markAsRequests = (page: Page) =>
@@ -48,7 +55,10 @@ describe('parts in Chromium', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(1)
     expect(await page.getByLabel('second').getByRole('dialog').count()).toBe(0)
     // Opening the second closes the first (a pointer outside it), and each keeps its own state.
-    await page.getByLabel('second').getByRole('button', { name: /^Notifications/ }).click()
+    await page
+      .getByLabel('second')
+      .getByRole('button', { name: /^Notifications/ })
+      .click()
     await expect.poll(() => page.getByLabel('first').getByRole('dialog').count()).toBe(0)
     expect(await page.getByLabel('second').getByRole('dialog').count()).toBe(1)
     await page.keyboard.press('Escape')
@@ -80,10 +90,19 @@ describe('parts in Chromium', () => {
   it('keeps part classes under unstyled while the stylesheet leaves them alone', async () => {
     const page = await open('unstyled')
     const look = (label: string) =>
-      page.getByLabel(label, { exact: true }).locator('[data-part="bell"]').evaluate((el) => {
-        const s = getComputedStyle(el)
-        return { className: el.className, border: s.borderTopLeftRadius, size: s.width, cursor: s.cursor, bg: s.backgroundColor }
-      })
+      page
+        .getByLabel(label, { exact: true })
+        .locator('[data-part="bell"]')
+        .evaluate((el) => {
+          const s = getComputedStyle(el)
+          return {
+            className: el.className,
+            border: s.borderTopLeftRadius,
+            size: s.width,
+            cursor: s.cursor,
+            bg: s.backgroundColor,
+          }
+        })
     const styled = await look('styled')
     const unstyled = await look('unstyled')
     expect(styled.className).toContain('inbox-bell')
@@ -112,8 +131,18 @@ describe('threads in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-thread-child'))).toBe(true)
 
     // Failure first: one request, and both items come back unread together.
-    await page.evaluate(() => (window as unknown as { __service: { faults: { add(r: object): void } } }).__service.faults.add({ path: /mark-as$/, status: 500, latency: 300, times: 1 }))
-    const unreadInThread = () => page.locator('article[data-unread]').evaluateAll((els) => els.filter((e) => e.textContent?.includes('PR #12')).length)
+    await page.evaluate(() =>
+      (window as unknown as { __service: { faults: { add(r: object): void } } }).__service.faults.add({
+        path: /mark-as$/,
+        status: 500,
+        latency: 300,
+        times: 1,
+      }),
+    )
+    const unreadInThread = () =>
+      page
+        .locator('article[data-unread]')
+        .evaluateAll((els) => els.filter((e) => e.textContent?.includes('PR #12')).length)
     expect(await unreadInThread()).toBe(2)
     await page.getByRole('button', { name: 'Mark 2 as read' }).click()
     await expect.poll(unreadInThread).toBe(0)

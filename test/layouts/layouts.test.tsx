@@ -19,7 +19,11 @@ const fixture = () =>
 describe('Markdown', () => {
   it('renders the subset as elements: bold, italic, code, safe links, lists and line breaks', () => {
     const { container } = render(
-      <Markdown text={'**Build** _failed_ on `main`\nsee below\n\n- [log](https://ci.example/1)\n- [bad](javascript:alert`1`)\n\n2. two\n3. three'} />,
+      <Markdown
+        text={
+          '**Build** _failed_ on `main`\nsee below\n\n- [log](https://ci.example/1)\n- [bad](javascript:alert`1`)\n\n2. two\n3. three'
+        }
+      />,
     )
     expect(container.innerHTML).toBe(
       '<p><strong>Build</strong> <em>failed</em> on <code>main</code><br>see below</p>' +
@@ -33,7 +37,8 @@ describe('Markdown', () => {
       for (const text of [value, `**${value}**`, `[x](${value})`, `- ${value}`, `[${value}](https://ok.example/)`]) {
         const { container, unmount } = render(<Markdown text={text} />)
         const tags = new Set(Array.from(container.querySelectorAll('*'), (el) => el.tagName.toLowerCase()))
-        for (const tag of tags) expect(['p', 'br', 'strong', 'em', 'code', 'a', 'span', 'ul', 'ol', 'li'], text).toContain(tag)
+        for (const tag of tags)
+          expect(['p', 'br', 'strong', 'em', 'code', 'a', 'span', 'ul', 'ol', 'li'], text).toContain(tag)
         for (const el of container.querySelectorAll('*')) {
           for (const attr of el.getAttributeNames()) expect(['href', 'rel', 'start'], text).toContain(attr)
         }
@@ -69,15 +74,20 @@ describe('parts and layouts in jsdom', () => {
   })
 
   it('shows the topics in the settings view, reached and paged by keyboard, axe clean', async () => {
-    const { user, container } = renderWithInbox(<Inbox defaultOpen markSeenOnOpen={false} settings={<TopicSubscriptions limit={2} />} />, {
-      fixture: fixture(),
-    })
+    const { user, container } = renderWithInbox(
+      <Inbox defaultOpen markSeenOnOpen={false} settings={<TopicSubscriptions limit={2} />} />,
+      {
+        fixture: fixture(),
+      },
+    )
     const dialog = await screen.findByRole('dialog')
     await user.click(within(dialog).getByRole('button', { name: 'Notification settings' }))
     expect(await within(dialog).findByRole('heading', { level: 2, name: 'Notification settings' })).toBeTruthy()
     const topics = await within(dialog).findByRole('region', { name: 'Topics' })
     await waitFor(() => expect(within(topics).getAllByRole('listitem')).toHaveLength(2))
-    const first = within(topics).getAllByRole('listitem').map((li) => li.textContent)
+    const first = within(topics)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent)
     const next = within(topics).getByRole('button', { name: 'Next' })
     for (let i = 0; i < 60 && document.activeElement !== next; i++) await user.tab()
     expect(document.activeElement).toBe(next)

@@ -1,6 +1,15 @@
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { Feed, InboxContent, InboxHeader, InboxInline, InboxPage, InboxProvider, InboxRoot, InboxTrigger } from '../../src'
+import {
+  Feed,
+  InboxContent,
+  InboxHeader,
+  InboxInline,
+  InboxPage,
+  InboxProvider,
+  InboxRoot,
+  InboxTrigger,
+} from '../../src'
 import { feedQueryOptions } from '../../src/core/queries'
 import { setupService } from '../components/setup-service'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
@@ -9,12 +18,16 @@ describe('server rendering of the parts and layouts', () => {
   it('renders a popover from parts open with defaultOpen, the inline inbox and the page with its selection, without a DOM', async () => {
     expect(typeof document).toBe('undefined')
     const { client, queryClient } = setupService(
-      buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 3, (i) => ({ subject: `Subject ${i}`, content: `Body ${i}` })) }),
+      buildFixture({
+        messages: messages(TEST_SUBSCRIBER_ID, 3, (i) => ({ subject: `Subject ${i}`, content: `Body ${i}` })),
+      }),
     )
     await queryClient.fetchInfiniteQuery(feedQueryOptions({ client, subscriberId: TEST_SUBSCRIBER_ID }, {}))
-    const id = (queryClient.getQueryData(feedQueryOptions({ client, subscriberId: TEST_SUBSCRIBER_ID }, {}).queryKey) as {
-      pages: { data: { _id: string }[] }[]
-    }).pages[0]!.data[1]!._id
+    const id = (
+      queryClient.getQueryData(feedQueryOptions({ client, subscriberId: TEST_SUBSCRIBER_ID }, {}).queryKey) as {
+        pages: { data: { _id: string }[] }[]
+      }
+    ).pages[0]!.data[1]!._id
     const html = (ui: React.ReactNode) =>
       renderToString(
         <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} queryClient={queryClient} pollInterval={0}>
@@ -35,7 +48,14 @@ describe('server rendering of the parts and layouts', () => {
     expect(open).toContain('role="dialog"')
     expect(open).toContain('aria-expanded="true"')
     expect(open).toContain('Updates')
-    expect(html(<InboxRoot><InboxTrigger /><InboxContent /></InboxRoot>)).not.toContain('role="dialog"')
+    expect(
+      html(
+        <InboxRoot>
+          <InboxTrigger />
+          <InboxContent />
+        </InboxRoot>,
+      ),
+    ).not.toContain('role="dialog"')
 
     const inline = html(<InboxInline />)
     expect(inline).toContain('<section')

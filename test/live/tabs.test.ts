@@ -44,7 +44,10 @@ async function profile(
   options: { noLocks?: boolean } = {},
 ): Promise<{ context: BrowserContext; service: Service; url: string }> {
   const service = liveService(30, 5)
-  const [server, context] = await Promise.all([page.serve(service), browser.newContext({ viewport: { width: 600, height: 700 } })])
+  const [server, context] = await Promise.all([
+    page.serve(service),
+    browser.newContext({ viewport: { width: 600, height: 700 } }),
+  ])
   onTestFinished(async () => {
     await context.close()
     await server.close()
@@ -55,8 +58,11 @@ async function profile(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const since = (tab: Tab, from: number) => tab.sent.filter((s) => s.at >= from).map((s) => s.what)
-const open = (at: { context: BrowserContext; url: string }, n: number, options: { poll?: number; list?: boolean } = { poll: POLL }) =>
-  Promise.all(Array.from({ length: n }, () => openTab(at.context, at.url, options)))
+const open = (
+  at: { context: BrowserContext; url: string },
+  n: number,
+  options: { poll?: number; list?: boolean } = { poll: POLL },
+) => Promise.all(Array.from({ length: n }, () => openTab(at.context, at.url, options)))
 
 /** Watches `tabs` for `periods` poll periods; returns the one that looked, after checking it is the only one. */
 async function soleLeader(tabs: Tab[], periods = 5): Promise<Tab> {
@@ -198,7 +204,9 @@ describe.concurrent('cadence, on the page clock', () => {
     /** When each tab's looks since `from` began (page clock), and the gaps between them. */
     const looks = async (from: number) => {
       const records = await Promise.all(tabs.map((t) => t.record()))
-      const starts = records.map((r) => r.sent.filter((s) => s.at >= from && /read=false&limit=1$/.test(s.url)).map((s) => s.at))
+      const starts = records.map((r) =>
+        r.sent.filter((s) => s.at >= from && /read=false&limit=1$/.test(s.url)).map((s) => s.at),
+      )
       return { starts, gaps: starts.flatMap((s) => s.slice(1).map((at, i) => at - s[i]!)) }
     }
     const expectGaps = (gaps: number[], period: number, step: number) => {
@@ -213,7 +221,8 @@ describe.concurrent('cadence, on the page clock', () => {
     // seconds, here every 3 s. They must not put the leader's next look off.
     const reports = await tabs[1]!.page.evaluateHandle((name) => {
       const channel = new BroadcastChannel(name)
-      const report = (on: boolean) => channel.postMessage({ t: 'tab', id: 'another', visible: on, focused: on, at: Date.now() })
+      const report = (on: boolean) =>
+        channel.postMessage({ t: 'tab', id: 'another', visible: on, focused: on, at: Date.now() })
       const every = setInterval(() => report(true), 3000)
       // That tab goes: it says so, as it would on blur.
       return () => (clearInterval(every), report(false))
@@ -253,6 +262,7 @@ describe.concurrent('cadence, on the page clock', () => {
     await setActivity(follower, true)
     await run(1000, 250)
     expect((await looks(back)).starts.flat()).toHaveLength(1)
-    for (const tab of [follower, fresh]) if (tab !== leader) expect((await tab.record()).sent.filter((s) => s.at >= opened)).toEqual([])
+    for (const tab of [follower, fresh])
+      if (tab !== leader) expect((await tab.record()).sent.filter((s) => s.at >= opened)).toEqual([])
   })
 })

@@ -12,11 +12,16 @@ import { buildFixture, messages, TEST_API_KEY, TEST_SUBSCRIBER_ID } from '../sup
 const PAGE_ENTRY = new URL('./page/main.tsx', import.meta.url).pathname
 
 /** The page built for production once; `serve` puts it on a loopback port of its own, `service` behind `/api`. */
-export async function buildLivePage(): Promise<{ serve(service: Service): Promise<PageServer>; remove(): Promise<void> }> {
+export async function buildLivePage(): Promise<{
+  serve(service: Service): Promise<PageServer>
+  remove(): Promise<void>
+}> {
   // Under vitest NODE_ENV is 'test', and Vite would compile JSX for React's development build.
   const env = process.env.NODE_ENV
   process.env.NODE_ENV = 'production'
-  const dir = await buildPage(PAGE_ENTRY).finally(() => (env === undefined ? delete process.env.NODE_ENV : (process.env.NODE_ENV = env)))
+  const dir = await buildPage(PAGE_ENTRY).finally(() =>
+    env === undefined ? delete process.env.NODE_ENV : (process.env.NODE_ENV = env),
+  )
   return {
     serve: (service) => servePage(dir, (request) => service.fetch(request)),
     remove: () => rm(dir, { recursive: true, force: true }),
@@ -28,7 +33,11 @@ export function liveService(total: number, unread: number): Service {
   return createService({
     basePath: '/api',
     fixture: buildFixture({
-      messages: messages(TEST_SUBSCRIBER_ID, total, (i) => ({ subject: `Notification ${i}`, read: i >= unread, seen: i >= unread })),
+      messages: messages(TEST_SUBSCRIBER_ID, total, (i) => ({
+        subject: `Notification ${i}`,
+        read: i >= unread,
+        seen: i >= unread,
+      })),
     }),
   })
 }
@@ -79,7 +88,11 @@ export const isCount = (what: string) => /[?&]limit=1(&|$)/.test(what) && /[?&](
  * Opens a tab of the page in `context` and waits until its bell shows a count. `poll`: a fixed period
  * (the page's `pollInterval`), else the adaptive default; `list`: the page shows a feed list too.
  */
-export async function openTab(context: BrowserContext, url: string, options: { poll?: number; list?: boolean } = {}): Promise<Tab> {
+export async function openTab(
+  context: BrowserContext,
+  url: string,
+  options: { poll?: number; list?: boolean } = {},
+): Promise<Tab> {
   const page = await context.newPage()
   const sent: Sent[] = []
   page.on('request', (r: PwRequest) => {
@@ -109,12 +122,15 @@ export async function openTab(context: BrowserContext, url: string, options: { p
     sent,
     bell: async () => Number(await page.locator('.inbox-bell').getAttribute('data-count')),
     record: () =>
-      page.evaluate(() => (window as unknown as { __live: { sent: { url: string; at: number }[]; notified: string[][] } }).__live),
+      page.evaluate(
+        () => (window as unknown as { __live: { sent: { url: string; at: number }[]; notified: string[][] } }).__live,
+      ),
   }
 }
 
 /** The tabs that sent a count request since `since` (Node's clock). */
-export const looking = (tabs: Tab[], since: number) => tabs.filter((t) => t.sent.some((s) => s.at >= since && isCount(s.what)))
+export const looking = (tabs: Tab[], since: number) =>
+  tabs.filter((t) => t.sent.some((s) => s.at >= since && isCount(s.what)))
 
 /** Waits (polling Node-side) until `check` holds, or throws after `timeout` ms naming `what`. */
 export async function until(what: string, check: () => boolean | Promise<boolean>, timeout = 10_000): Promise<number> {
@@ -135,7 +151,10 @@ export async function emulateActivity(context: BrowserContext): Promise<void> {
     let focused = true
     let visible = true
     Object.defineProperty(Document.prototype, 'hasFocus', { configurable: true, value: () => focused })
-    Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (visible ? 'visible' : 'hidden') })
+    Object.defineProperty(Document.prototype, 'visibilityState', {
+      configurable: true,
+      get: () => (visible ? 'visible' : 'hidden'),
+    })
     Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => !visible })
     Object.assign(window, {
       __activity(nowFocused: boolean, nowVisible: boolean) {

@@ -64,15 +64,26 @@ describe('the packed tarball', () => {
   // Under pnpm's strict layout an app reaches only the packages named in inbox-kit's package.json: a
   // declaration naming another (React Query's core, say) would turn its types to `any` or fail the build.
   it('names in its code and declarations only itself, Node built-ins and the packages it depends on', () => {
-    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<string, Record<string, string>>
-    const allowed = new Set(['inbox-kit', ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})])
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >
+    const allowed = new Set([
+      'inbox-kit',
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ])
     const strays: string[] = []
     for (const file of readdirSync(join(pkg, 'dist'), { recursive: true, encoding: 'utf8' })) {
       if (!/\.(js|d\.ts)$/.test(file)) continue
       const code = readFileSync(join(pkg, 'dist', file), 'utf8')
-      for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'.][^"']*)["']/g)) {
+      for (const [, specifier] of code.matchAll(
+        /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'.][^"']*)["']/g,
+      )) {
         if (specifier!.startsWith('node:')) continue
-        const name = specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!
+        const name = specifier!.startsWith('@')
+          ? specifier!.split('/').slice(0, 2).join('/')
+          : specifier!.split('/')[0]!
         if (!allowed.has(name)) strays.push(`dist/${file}: ${specifier}`)
       }
     }
@@ -207,7 +218,8 @@ function serveBuilt(dir: string, proxy: (req: never, res: never) => Promise<void
     let file = normalize(join(dir, decodeURIComponent(path)))
     if (!file.startsWith(dir + sep) && file !== dir) return void res.writeHead(403).end()
     if (path === '/') file = join(dir, 'index.html')
-    if (!(await stat(file).catch(() => null))?.isFile()) return void res.writeHead(path === '/favicon.ico' ? 204 : 404).end()
+    if (!(await stat(file).catch(() => null))?.isFile())
+      return void res.writeHead(path === '/favicon.ico' ? 204 : 404).end()
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
     createReadStream(file).pipe(res)
   })

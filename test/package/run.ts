@@ -29,7 +29,11 @@ export function run(
 ): Promise<{ stdout: string; output: string; ms: number }> {
   const started = performance.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: childEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: childEnv(options.env ?? {}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let output = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -42,7 +46,11 @@ export function run(
       const ms = performance.now() - started
       if (code === 0) return resolve({ stdout, output, ms })
       const shown = output.length > SHOWN ? `…${output.slice(-SHOWN)}` : output
-      reject(new Error(`\`${[command, ...args].join(' ')}\` in ${options.cwd} failed (${signal ?? `exit ${code}`}):\n${shown}`))
+      reject(
+        new Error(
+          `\`${[command, ...args].join(' ')}\` in ${options.cwd} failed (${signal ?? `exit ${code}`}):\n${shown}`,
+        ),
+      )
     })
   })
 }

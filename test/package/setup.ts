@@ -42,7 +42,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
   manifest.dependencies['inbox-kit'] = `file:./${filename}`
   writeFileSync(join(root, 'package.json'), JSON.stringify(manifest, null, 2))
   // The registry is asked only for what npm's cache lacks.
-  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root })
+  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: root,
+  })
   measured('npm install (consumer)', install.ms)
 
   const entries = listEntries(join(root, 'node_modules', 'inbox-kit'))

@@ -16,12 +16,18 @@ async function bundle(entry: string, inline: string[] = []) {
       minify: false,
       lib: { entry, formats: ['es'], fileName: 'entry' },
       rollupOptions: {
-        external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.includes('src/') && !inline.some((name) => id === name || id.startsWith(name + '/')),
+        external: (id) =>
+          !id.startsWith('.') &&
+          !id.startsWith('/') &&
+          !id.includes('src/') &&
+          !inline.some((name) => id === name || id.startsWith(name + '/')),
       },
     },
   })) as Rollup.RollupOutput[]
   const chunks = result.flatMap((r) => r.output).filter((o): o is Rollup.OutputChunk => o.type === 'chunk')
-  const imports = chunks.flatMap((c) => [...c.imports, ...c.dynamicImports]).filter((id) => !chunks.some((c) => c.fileName === id))
+  const imports = chunks
+    .flatMap((c) => [...c.imports, ...c.dynamicImports])
+    .filter((id) => !chunks.some((c) => c.fileName === id))
   return { chunks, imports, code: chunks.map((c) => c.code).join('\n') }
 }
 
@@ -34,7 +40,14 @@ describe('the inbox-kit/proxy entry', () => {
     expect(imports).toEqual(['standardwebhooks'])
     expect(code).not.toMatch(/(from|import)\s*\(?\s*["'](react|node:)/)
     expect(code).not.toMatch(/\brequire\(/)
-    const names = ['createInboxProxy', 'createSubscriberToken', 'verifySubscriberToken', 'bearerTokenAuth', 'toNodeHandler', 'readSubscriberToken']
+    const names = [
+      'createInboxProxy',
+      'createSubscriberToken',
+      'verifySubscriberToken',
+      'bearerTokenAuth',
+      'toNodeHandler',
+      'readSubscriberToken',
+    ]
     for (const name of [...names, 'createMemoryRateLimitStore', 'createMemoryBroker']) {
       expect(chunks[0]!.exports).toContain(name)
     }
@@ -47,8 +60,13 @@ describe('the inbox-kit/proxy entry', () => {
     // And none of it runs anything at install.
     const require = createRequire(import.meta.url)
     for (const name of WEBHOOKS) {
-      const manifest = JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { scripts?: Record<string, string> }
-      expect(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?install$/.test(s)), name).toEqual([])
+      const manifest = JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as {
+        scripts?: Record<string, string>
+      }
+      expect(
+        Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?install$/.test(s)),
+        name,
+      ).toEqual([])
     }
   })
 })

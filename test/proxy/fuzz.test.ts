@@ -35,7 +35,9 @@ function proxyWith(timeout?: number) {
     // An event stream opened by a case ends a few milliseconds later, as if its token expired, so every answer ends.
     authenticate: async (request) => {
       const verified = await bearer(request)
-      return verified && { subscriberId: verified.subscriberId, expiresAt: Math.min(verified.expiresAt, Date.now() + 5) }
+      return (
+        verified && { subscriberId: verified.subscriberId, expiresAt: Math.min(verified.expiresAt, Date.now() + 5) }
+      )
     },
     fetch: serviceFetch,
     maxBodyBytes: MAX_BODY,
@@ -75,7 +77,13 @@ interface Case {
 const printable = (maxLength: number) =>
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength })
 const latin1 = (maxLength: number) =>
-  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength })
+  fc.string({
+    unit: fc
+      .integer({ min: 0x20, max: 0xff })
+      .filter((c) => c !== 0x7f)
+      .map((c) => String.fromCharCode(c)),
+    maxLength,
+  })
 
 async function tokens() {
   const sign = (id: string, options: { expiresIn: number; now?: () => number } = { expiresIn: 600 }) =>
@@ -104,17 +112,65 @@ async function tokens() {
 
 function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
   const [good] = authorizations as [string]
-  const authorization = fc.oneof({ weight: 3, arbitrary: fc.constant(good) }, { weight: 2, arbitrary: fc.constantFrom(...authorizations) })
+  const authorization = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(good) },
+    { weight: 2, arbitrary: fc.constantFrom(...authorizations) },
+  )
   const method = fc.oneof(
     { weight: 7, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH') },
-    { weight: 1, arbitrary: fc.constantFrom('PUT', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'patch', 'M-SEARCH') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('PUT', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'patch', 'M-SEARCH'),
+    },
   )
-  const own = fc.constantFrom('user-1', 'user-1', 'user-1', 'user-2', 'ghost', '%E3%83%A6%E3%83%BC%E3%82%B6%E3%83%BC%2F1')
+  const own = fc.constantFrom(
+    'user-1',
+    'user-1',
+    'user-1',
+    'user-2',
+    'ghost',
+    '%E3%83%A6%E3%83%BC%E3%82%B6%E3%83%BC%2F1',
+  )
   const segment = fc.oneof(
-    fc.constantFrom('v1', 'v2', 'subscribers', 'notifications', 'feed', 'messages', 'mark-as', 'preferences', 'subscriptions'),
-    fc.constantFrom('topics', 'events', 'trigger', 'integrations', 'active', '..', '.', '', '%2e%2e', '%2F', '%', '%zz'),
+    fc.constantFrom(
+      'v1',
+      'v2',
+      'subscribers',
+      'notifications',
+      'feed',
+      'messages',
+      'mark-as',
+      'preferences',
+      'subscriptions',
+    ),
+    fc.constantFrom(
+      'topics',
+      'events',
+      'trigger',
+      'integrations',
+      'active',
+      '..',
+      '.',
+      '',
+      '%2e%2e',
+      '%2F',
+      '%',
+      '%zz',
+    ),
     fc.constantFrom('webhooks', 'Events', 'events%2F', 'webhooks%2Fmessages'),
-    fc.constantFrom('%c0%af', '%ff', '%00', '%u0041', 'USER-1', 'user-1%2F..%2Fuser-2', ';x=1', '\\', '%5C', 'é', '\u{1F600}'),
+    fc.constantFrom(
+      '%c0%af',
+      '%ff',
+      '%00',
+      '%u0041',
+      'USER-1',
+      'user-1%2F..%2Fuser-2',
+      ';x=1',
+      '\\',
+      '%5C',
+      'é',
+      '\u{1F600}',
+    ),
     fc.string({ maxLength: 12 }),
     own,
   )
@@ -128,26 +184,71 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
   const path = fc.oneof(
     { weight: 5, arbitrary: routePath },
     { weight: 3, arbitrary: fc.array(segment, { maxLength: 7 }).map((s) => '/' + s.join('/')) },
-    { weight: 1, arbitrary: fc.tuple(routePath, fc.constantFrom('/', '/..', '//', '/extra', '%2F', '?', '#x', '%3F')).map(([p, s]) => p + s) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(routePath, fc.constantFrom('/', '/..', '//', '/extra', '%2F', '?', '#x', '%3F'))
+        .map(([p, s]) => p + s),
+    },
   )
   const prefix = fc.oneof(
     { weight: 8, arbitrary: fc.constant(BASE_PATH) },
-    { weight: 1, arbitrary: fc.constantFrom('', '/api', '/api/inboxx', '/API/INBOX', '/api/inbox/..', '//api/inbox', '/api/inbox%2F') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '/api',
+        '/api/inboxx',
+        '/API/INBOX',
+        '/api/inbox/..',
+        '//api/inbox',
+        '/api/inbox%2F',
+      ),
+    },
   )
   const queryValue = fc.oneof(
-    fc.constantFrom('0', '1', '-1', '100', '101', '1e3', 'abc', '', 'true', 'false', 'null', 'ASC', 'DESC', '_id', '%', '%zz', '%00'),
+    fc.constantFrom(
+      '0',
+      '1',
+      '-1',
+      '100',
+      '101',
+      '1e3',
+      'abc',
+      '',
+      'true',
+      'false',
+      'null',
+      'ASC',
+      'DESC',
+      '_id',
+      '%',
+      '%zz',
+      '%00',
+    ),
     fc.constantFrom('eyJ4IjoxfQ==', 'e30=', 'not base64!', 'W10=', 'bnVsbA==', ids[0]!, theirIds[0]!, 'f'.repeat(24)),
     fc.string({ maxLength: 20 }).map(encodeURIComponent),
     fc.string({ maxLength: 20 }),
   )
   const queryName = fc.oneof(
-    fc.constantFrom('page', 'limit', 'read', 'seen', 'payload', 'criticality', 'after', 'before', 'orderDirection', 'orderBy'),
+    fc.constantFrom(
+      'page',
+      'limit',
+      'read',
+      'seen',
+      'payload',
+      'criticality',
+      'after',
+      'before',
+      'orderDirection',
+      'orderBy',
+    ),
     fc.constantFrom('includeCursor', 'key', 'subscriberId', '__proto__', 'constructor', 'limit[]', ''),
     fc.string({ maxLength: 8 }),
   )
-  const query = fc.array(fc.tuple(queryName, queryValue), { maxLength: 5 }).map((pairs) =>
-    pairs.length ? '?' + pairs.map(([k, v]) => `${k}=${v}`).join('&') : '',
-  )
+  const query = fc
+    .array(fc.tuple(queryName, queryValue), { maxLength: 5 })
+    .map((pairs) => (pairs.length ? '?' + pairs.map(([k, v]) => `${k}=${v}`).join('&') : ''))
   const jsonJunk = fc.jsonValue({ maxDepth: 3 })
   const messageId = fc.oneof(
     fc.constantFrom(...ids, ...theirIds, 'x', '', ids.join(','), `${ids[0]},${theirIds[0]}`),
@@ -182,7 +283,13 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
   const prefsBody = fc
     .record(
       {
-        channels: fc.oneof(fc.dictionary(fc.constantFrom('email', 'sms', 'in_app', 'push', 'chat', 'x'), fc.oneof(fc.boolean(), jsonJunk)), jsonJunk),
+        channels: fc.oneof(
+          fc.dictionary(
+            fc.constantFrom('email', 'sms', 'in_app', 'push', 'chat', 'x'),
+            fc.oneof(fc.boolean(), jsonJunk),
+          ),
+          jsonJunk,
+        ),
         workflowId: fc.oneof(fc.constantFrom('test-workflow', 'nope', ''), jsonJunk),
         schedule: jsonJunk,
       },
@@ -218,22 +325,64 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
     fc.tuple(
       fc.constant('content-type'),
       fc.oneof(
-        fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.api+json', 'APPLICATION/JSON'),
-        fc.constantFrom('text/plain', 'application/jsonx', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', ''),
+        fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'application/vnd.api+json',
+          'APPLICATION/JSON',
+        ),
+        fc.constantFrom(
+          'text/plain',
+          'application/jsonx',
+          'multipart/form-data; boundary=x',
+          'application/x-www-form-urlencoded',
+          '',
+        ),
         printable(30),
       ),
     ),
-    fc.tuple(fc.constant('idempotency-key'), fc.oneof(printable(40), printable(300), fc.constant('k'.repeat(256)), latin1(20))),
+    fc.tuple(
+      fc.constant('idempotency-key'),
+      fc.oneof(printable(40), printable(300), fc.constant('k'.repeat(256)), latin1(20)),
+    ),
     fc.tuple(fc.constant('sec-fetch-site'), fc.constantFrom('same-origin', 'same-site', 'cross-site', 'none', '')),
-    fc.tuple(fc.constantFrom('webhook-id', 'webhook-timestamp', 'webhook-signature'), fc.oneof(printable(40), latin1(20))),
-    fc.tuple(fc.constant('webhook-timestamp'), fc.constantFrom(String(Math.floor(T.now / 1000)), '0', '-1', '1e10', '99999999999')),
-    fc.tuple(fc.constant('webhook-signature'), fc.constantFrom('v1,', 'v1,AAAA', 'v2,x v1,y', ' ', 'v1,' + 'A'.repeat(44))),
-    fc.tuple(fc.constant('last-event-id'), fc.oneof(fc.constantFrom('0-0', '1-1', `${T.now}-0`, '99999999999999-0', '-', ''), printable(80))),
+    fc.tuple(
+      fc.constantFrom('webhook-id', 'webhook-timestamp', 'webhook-signature'),
+      fc.oneof(printable(40), latin1(20)),
+    ),
+    fc.tuple(
+      fc.constant('webhook-timestamp'),
+      fc.constantFrom(String(Math.floor(T.now / 1000)), '0', '-1', '1e10', '99999999999'),
+    ),
+    fc.tuple(
+      fc.constant('webhook-signature'),
+      fc.constantFrom('v1,', 'v1,AAAA', 'v2,x v1,y', ' ', 'v1,' + 'A'.repeat(44)),
+    ),
+    fc.tuple(
+      fc.constant('last-event-id'),
+      fc.oneof(fc.constantFrom('0-0', '1-1', `${T.now}-0`, '99999999999999-0', '-', ''), printable(80)),
+    ),
     fc.tuple(fc.constantFrom('accept', 'cookie', 'x-forwarded-for', 'origin', 'x-api-key', 'forwarded'), latin1(40)),
   )
   const host = fc.oneof(
     { weight: 6, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.constantFrom('a b', '[::1', 'a/b', 'a@b', 'a?b', 'a#b', 'a\\b', '', 'a:99999', '%zz', 'a:b', 'é.test') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'a b',
+        '[::1',
+        'a/b',
+        'a@b',
+        'a?b',
+        'a#b',
+        'a\\b',
+        '',
+        'a:99999',
+        '%zz',
+        'a:b',
+        'é.test',
+      ),
+    },
     { weight: 1, arbitrary: fc.constantFrom('localhost', '[::1]:80', 'app.test:3000', 'APP.TEST') },
   )
   const fault = fc.oneof(
@@ -288,14 +437,19 @@ function caseArbitrary(authorizations: string[]): fc.Arbitrary<Case> {
       operation,
       query,
       auth: fc.constant(good),
-      headers: fc.array(header.filter(([name]) => name !== 'authorization'), { maxLength: 3 }),
+      headers: fc.array(
+        header.filter(([name]) => name !== 'authorization'),
+        { maxLength: 3 },
+      ),
       contentType: fc.constant(true),
       body,
       fault,
       host: fc.constant(null),
       signId: fc.option(fc.integer({ min: 0, max: 20 }), { freq: 2 }),
     })
-    .map(({ operation: [method, route], query: q, ...c }) => toCase({ ...c, method: method!, target: BASE_PATH + route + q }))
+    .map(({ operation: [method, route], query: q, ...c }) =>
+      toCase({ ...c, method: method!, target: BASE_PATH + route + q }),
+    )
   return fc.oneof(wild, nearly)
 }
 
@@ -317,7 +471,12 @@ function judge(c: Case, status: number, headers: Headers, text: string) {
   expect((text + JSON.stringify([...headers])).toLowerCase(), label).not.toContain(apiKey.toLowerCase())
   if (status >= 400 && c.method !== 'HEAD') {
     const body = JSON.parse(text) as Record<string, unknown>
-    expect(body, label).toMatchObject({ statusCode: status, timestamp: expect.any(String), path: expect.any(String), error: expect.any(String) })
+    expect(body, label).toMatchObject({
+      statusCode: status,
+      timestamp: expect.any(String),
+      path: expect.any(String),
+      error: expect.any(String),
+    })
     expect(typeof body.message === 'string' || Array.isArray(body.message), label).toBe(true)
   }
   if (status === 405) expect(headers.get('allow'), label).toBe(ALLOW)
@@ -375,7 +534,8 @@ describe('proxy fuzz', () => {
     // The event stream and the webhook route are among them, served and refused.
     expect(counts.streams).toBeGreaterThan(0)
     // The cases reach every kind of answer, the service's own included.
-    for (const status of [200, 201, 204, 400, 401, 403, 405, 413, 415, 422, 502, 504]) expect(counts.status.get(status), String(status)).toBeGreaterThan(0)
+    for (const status of [200, 201, 204, 400, 401, 403, 405, 413, 415, 422, 502, 504])
+      expect(counts.status.get(status), String(status)).toBeGreaterThan(0)
   })
 
   it('answers 600 malformed requests over real HTTP through toNodeHandler alike, odd methods and Host headers too', async () => {
@@ -403,13 +563,15 @@ describe('proxy fuzz', () => {
         counts.status.set(answer.status, (counts.status.get(answer.status) ?? 0) + 1)
         if (String(answer.headers['content-type']).startsWith('text/event-stream')) counts.streams++
         const responseHeaders = new Headers()
-        for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value)
+        for (const [name, value] of Object.entries(answer.headers))
+          if (typeof value === 'string') responseHeaders.set(name, value)
         judge(c, answer.status, responseHeaders, answer.body)
       }),
       { numRuns: 600, seed: 4_242, endOnFailure: true },
     )
     expect(counts.sent).toBe(600)
     expect(counts.streams).toBeGreaterThan(0)
-    for (const status of [200, 400, 401, 403, 405, 413, 422]) expect(counts.status.get(status), String(status)).toBeGreaterThan(0)
+    for (const status of [200, 400, 401, 403, 405, 413, 422])
+      expect(counts.status.get(status), String(status)).toBeGreaterThan(0)
   })
 })

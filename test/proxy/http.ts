@@ -37,12 +37,22 @@ export function send(
     const length = init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }
     const headers = { host: `127.0.0.1:${port}`, ...length, ...init.headers }
     const req = httpRequest(
-      { host: '127.0.0.1', port, method: init.method ?? 'GET', path: init.path, headers, setHost: false, agent: init.agent ?? false },
+      {
+        host: '127.0.0.1',
+        port,
+        method: init.method ?? 'GET',
+        path: init.path,
+        headers,
+        setHost: false,
+        agent: init.agent ?? false,
+      },
       (res) => {
         let body = ''
         res.setEncoding('utf8')
         res.on('data', (d: string) => (body += d))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reused: req.reusedSocket }))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reused: req.reusedSocket }),
+        )
         res.on('error', reject)
       },
     )

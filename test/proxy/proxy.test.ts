@@ -111,7 +111,10 @@ describe('createInboxProxy: what it forwards', () => {
 
   it('passes only the query parameters of the operation, so no extra parameter reaches the service', async () => {
     const { call, forwarded } = startProxy()
-    const response = await call('user-1', `${FEED}?limit=2&subscriberId=user-2&page=0&__proto__=x&path=/v1/events/trigger`)
+    const response = await call(
+      'user-1',
+      `${FEED}?limit=2&subscriberId=user-2&page=0&__proto__=x&path=/v1/events/trigger`,
+    )
     expect(response.status).toBe(200)
     expect(forwarded[0]!.url.pathname).toBe(FEED)
     expect([...forwarded[0]!.url.searchParams.keys()]).toEqual(['page', 'limit'])
@@ -120,7 +123,8 @@ describe('createInboxProxy: what it forwards', () => {
   it('replays a keyed write instead of applying it twice', async () => {
     const { call, service } = startProxy()
     const id = service.state.messages('user-1')[0]!._id
-    const send = () => call('user-1', MARK, json({ messageId: id, markAs: 'read' }, { headers: { 'idempotency-key': 'k-42' } }))
+    const send = () =>
+      call('user-1', MARK, json({ messageId: id, markAs: 'read' }, { headers: { 'idempotency-key': 'k-42' } }))
     const first = await send()
     const before = digest(service)
     const second = await send()
@@ -166,7 +170,8 @@ describe('createInboxProxy: rate limit', () => {
     const { call } = startProxy({ rateLimit: undefined })
     const statuses: number[] = []
     // Refilled at 10 a second, so a few more than 600 pass while these run.
-    while (statuses.length < 2_000 && !statuses.includes(429)) statuses.push((await call('user-1', `${FEED}?limit=1`)).status)
+    while (statuses.length < 2_000 && !statuses.includes(429))
+      statuses.push((await call('user-1', `${FEED}?limit=1`)).status)
     expect(statuses.slice(0, 600).every((s) => s === 200)).toBe(true)
     expect(statuses).toContain(429)
   })
@@ -176,7 +181,12 @@ describe('createInboxProxy: basePath', () => {
   it('takes the base path with or without its slashes, and none at all', async () => {
     const { service, serviceFetch, bearer } = startProxy()
     const auth = { authorization: await bearer('user-1') }
-    for (const [basePath, prefix] of [['api/inbox', '/api/inbox'], ['/api/inbox/', '/api/inbox'], ['', ''], ['/', '']]) {
+    for (const [basePath, prefix] of [
+      ['api/inbox', '/api/inbox'],
+      ['/api/inbox/', '/api/inbox'],
+      ['', ''],
+      ['/', ''],
+    ]) {
       const proxy = createInboxProxy({
         upstreamUrl: 'http://inbox.test/',
         apiKey: service.apiKey,
@@ -197,7 +207,10 @@ describe('createInboxProxy: what it refuses', () => {
     const expired = await createSubscriberToken('user-1', SECRET, { expiresIn: 1, now: () => Date.now() - 5_000 })
     const foreign = await createSubscriberToken('user-1', 'some-other-secret-of-at-least-32-bytes', { expiresIn: 60 })
     for (const token of [expired, foreign, 'garbage', '']) {
-      await expectError(await proxy(new Request(APP + BASE_PATH + FEED, { headers: { authorization: `Bearer ${token}` } })), 401)
+      await expectError(
+        await proxy(new Request(APP + BASE_PATH + FEED, { headers: { authorization: `Bearer ${token}` } })),
+        401,
+      )
     }
     expect(forwarded).toEqual([])
   })
@@ -251,7 +264,9 @@ describe('createInboxProxy: what it refuses', () => {
       const { bearer, proxy } = startProxy()
       const auth = { authorization: await bearer('user-1') }
       return Promise.all(
-        [`/other${FEED}`, `/api/inboxx${FEED}`, `/API/INBOX${FEED}`, FEED].map((p) => proxy(new Request(APP + p, { headers: auth }))),
+        [`/other${FEED}`, `/api/inboxx${FEED}`, `/API/INBOX${FEED}`, FEED].map((p) =>
+          proxy(new Request(APP + p, { headers: auth })),
+        ),
       )
     })()
     for (const response of outside) await expectError(response, 403)
@@ -337,7 +352,11 @@ describe('createInboxProxy: what it refuses', () => {
     expect(forwarded).toEqual([])
     expect(digest(service)).toBe(before)
 
-    const small = await call('user-1', MARK, json({ messageId: service.state.messages('user-1')[0]!._id, markAs: 'read' }))
+    const small = await call(
+      'user-1',
+      MARK,
+      json({ messageId: service.state.messages('user-1')[0]!._id, markAs: 'read' }),
+    )
     expect(small.status).toBe(201)
   })
 })
@@ -355,18 +374,31 @@ describe('createInboxProxy: writes riding on a session cookie', () => {
     const id = service.state.messages('user-1')[0]!._id
     const body = JSON.stringify({ messageId: id, markAs: 'read' })
     const send = (headers: Record<string, string>, payload: BodyInit = body) =>
-      proxy(new Request(APP + BASE_PATH + MARK, { method: 'POST', headers: { cookie: 'sid=s1', ...headers }, body: payload }))
+      proxy(
+        new Request(APP + BASE_PATH + MARK, {
+          method: 'POST',
+          headers: { cookie: 'sid=s1', ...headers },
+          body: payload,
+        }),
+      )
     const before = digest(service)
     await expectError(await send({ 'content-type': 'text/plain' }), 415)
-    await expectError(await send({ 'content-type': 'application/x-www-form-urlencoded' }, `messageId=${id}&markAs=read`), 415)
+    await expectError(
+      await send({ 'content-type': 'application/x-www-form-urlencoded' }, `messageId=${id}&markAs=read`),
+      415,
+    )
     await expectError(await send({ 'content-type': 'multipart/form-data; boundary=x' }), 415)
     await expectError(await send({}, new Blob([body])), 415)
     await expectError(await send({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }), 403)
     expect(digest(service)).toBe(before)
 
-    expect((await send({ 'content-type': 'application/json; charset=utf-8', 'sec-fetch-site': 'same-origin' })).status).toBe(201)
+    expect(
+      (await send({ 'content-type': 'application/json; charset=utf-8', 'sec-fetch-site': 'same-origin' })).status,
+    ).toBe(201)
     expect(service.state.messages('user-1')[0]!.read).toBe(true)
-    const read = await proxy(new Request(APP + BASE_PATH + FEED, { headers: { cookie: 'sid=s1', 'sec-fetch-site': 'cross-site' } }))
+    const read = await proxy(
+      new Request(APP + BASE_PATH + FEED, { headers: { cookie: 'sid=s1', 'sec-fetch-site': 'cross-site' } }),
+    )
     expect(read.status).toBe(200)
   })
 })
@@ -381,7 +413,11 @@ describe('createInboxProxy: when the service fails', () => {
     expect({ ...b, timestamp: 0 }).toEqual({ ...a, timestamp: 0 })
 
     expect((await call('ghost', '/v1/subscribers/ghost/notifications/feed')).status).toBe(404)
-    const bad = await call('user-1', MARK, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' })
+    const bad = await call('user-1', MARK, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{nope',
+    })
     expect(bad.status).toBe(400)
 
     service.faults.add({ path: FEED, status: 503, times: 1 })
@@ -430,7 +466,19 @@ describe('createInboxProxy: property', () => {
     const segment = fc.oneof(
       fc.constantFrom('v1', 'v2', 'V1', 'subscribers', 'notifications', 'feed', 'messages', 'mark-as', 'preferences'),
       fc.constantFrom('subscriptions', 'topics', 'events', 'trigger', 'integrations', 'active', 'set-primary'),
-      fc.constantFrom('user-1', 'user-2', 'USER-1', '%75ser-1', '%2575ser-1', 'user-1%2F..', '..', '.', '', '%2e%2e', 'user-1%00'),
+      fc.constantFrom(
+        'user-1',
+        'user-2',
+        'USER-1',
+        '%75ser-1',
+        '%2575ser-1',
+        'user-1%2F..',
+        '..',
+        '.',
+        '',
+        '%2e%2e',
+        'user-1%00',
+      ),
       fc.string({ maxLength: 8 }).map(encodeURIComponent),
     )
     const path = fc.oneof(
@@ -439,13 +487,7 @@ describe('createInboxProxy: property', () => {
     )
     const method = fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'HEAD', 'OPTIONS')
     const query = fc.option(fc.webQueryParameters(), { nil: '' })
-    const allowed = new Set([
-      `GET ${FEED}`,
-      `POST ${MARK}`,
-      `GET ${PREFS}`,
-      `PATCH ${PREFS}`,
-      `GET ${SUBS}`,
-    ])
+    const allowed = new Set([`GET ${FEED}`, `POST ${MARK}`, `GET ${PREFS}`, `PATCH ${PREFS}`, `GET ${SUBS}`])
     let tried = 0
     let reached = 0
     await fc.assert(
@@ -458,7 +500,10 @@ describe('createInboxProxy: property', () => {
         } catch {
           return
         }
-        const init: RequestInit = { method: m, headers: { authorization: auth, cookie: 'sid=1', 'content-type': 'application/json' } }
+        const init: RequestInit = {
+          method: m,
+          headers: { authorization: auth, cookie: 'sid=1', 'content-type': 'application/json' },
+        }
         if (m === 'POST' || m === 'PATCH' || m === 'PUT') init.body = '{}'
         const response = await proxy(new Request(url, init))
         expect(response.status).not.toBe(500)

@@ -56,7 +56,8 @@ describe('createMemoryRateLimitStore', () => {
   })
 
   it('refuses a maxKeys that is not a positive integer', () => {
-    for (const maxKeys of [0, -1, 1.5, Number.NaN]) expect(() => createMemoryRateLimitStore({ maxKeys })).toThrow(RangeError)
+    for (const maxKeys of [0, -1, 1.5, Number.NaN])
+      expect(() => createMemoryRateLimitStore({ maxKeys })).toThrow(RangeError)
   })
 })
 
@@ -87,7 +88,11 @@ describe('createInboxProxy: rate-limit stores', () => {
     expect((await a.call('user-1', FEED('user-2'))).status).toBe(403)
     expect((await a.call('user-1', FEED('user-1'), { method: 'DELETE' })).status).toBe(405)
     expect(asked).toHaveLength(4)
-    expect(asked.every(([key, cost, rule]) => key === 'user-1' && cost === 1 && rule.limit === 3 && rule.windowMs === 60_000)).toBe(true)
+    expect(
+      asked.every(
+        ([key, cost, rule]) => key === 'user-1' && cost === 1 && rule.limit === 3 && rule.windowMs === 60_000,
+      ),
+    ).toBe(true)
   })
 
   it('lets requests through when the store fails, so an outage of a shared store does not take the inbox down', async () => {
@@ -111,7 +116,11 @@ describe('createInboxProxy: rate-limit stores', () => {
   })
 
   it('refuses a rule it cannot apply', () => {
-    for (const rateLimit of [{ limit: 0, windowMs: 1_000 }, { limit: 10, windowMs: 0 }, { limit: Number.NaN, windowMs: 1 }]) {
+    for (const rateLimit of [
+      { limit: 0, windowMs: 1_000 },
+      { limit: 10, windowMs: 0 },
+      { limit: Number.NaN, windowMs: 1 },
+    ]) {
       expect(() => startProxy({ rateLimit })).toThrow(RangeError)
     }
   })

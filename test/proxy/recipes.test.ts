@@ -48,17 +48,23 @@ beforeAll(async () => {
 })
 afterAll(() => close(upstream))
 
-const bearer = async (id: string) => ({ authorization: `Bearer ${await createSubscriberToken(id, SECRET, { expiresIn: 60 })}` })
+const bearer = async (id: string) => ({
+  authorization: `Bearer ${await createSubscriberToken(id, SECRET, { expiresIn: 60 })}`,
+})
 
 /** A POST whose body arrives in chunks with no Content-Length, as a streaming client sends it. */
 function chunkedPost(url: string, headers: Record<string, string>, chunks: number, chunk: string) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => (body += d))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-    })
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (d: string) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      },
+    )
     req.on('error', reject)
     let sent = 0
     const write = () => {
@@ -87,7 +93,9 @@ describe('recipe: node:http', () => {
     expect(((await ok.json()) as { data: unknown[] }).data).toHaveLength(2)
     expect((await fetch(base + FEED)).status).toBe(401)
     expect((await fetch(base + FEED, { headers: await bearer('user-2') })).status).toBe(403)
-    expect((await fetch(base + '/api/inbox/v1/integrations/active', { headers: await bearer('user-1') })).status).toBe(403)
+    expect((await fetch(base + '/api/inbox/v1/integrations/active', { headers: await bearer('user-1') })).status).toBe(
+      403,
+    )
   })
 
   it('marks a message read, and cuts off a chunked body over the limit with 413', async () => {
@@ -172,7 +180,10 @@ describe('recipe: Express', () => {
     expect((await events.next())?.event).toBe('ready')
     expect((await postHook(base, messagePayload('user-1', ['not-yours']))).status).toBe(204)
     expect((await postHook(base, messagePayload('user-2', ['yours'], 'message.updated'))).status).toBe(204)
-    expect(await events.next()).toMatchObject({ event: 'message.updated', data: '{"type":"message.updated","messageIds":["yours"]}' })
+    expect(await events.next()).toMatchObject({
+      event: 'message.updated',
+      data: '{"type":"message.updated","messageIds":["yours"]}',
+    })
     await events.cancel()
   })
 

@@ -51,9 +51,17 @@ describe('createInboxProxy: idempotency keys per subscriber', () => {
     expect(forwarded[0]!.headers.get('idempotency-key')!.length).toBeLessThanOrEqual(255)
 
     const before = digest(service)
-    const tooLong = await call('user-1', MARK('user-1'), markAs(service.state.messages('user-1')[1]!._id, longest + 'k'))
+    const tooLong = await call(
+      'user-1',
+      MARK('user-1'),
+      markAs(service.state.messages('user-1')[1]!._id, longest + 'k'),
+    )
     expect(tooLong.status).toBe(400)
-    expect(await tooLong.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/255/) })
+    expect(await tooLong.json()).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: expect.stringMatching(/255/),
+    })
     expect(forwarded).toHaveLength(1)
     expect(digest(service)).toBe(before)
   })
@@ -105,7 +113,12 @@ describe('createInboxProxy: what it relays of the service’s answers', () => {
     const cases: [string, string, RequestInit, number][] = [
       ['user-1', `${FEED}?limit=1000`, {}, 422],
       ['ghost', '/v1/subscribers/ghost/notifications/feed', {}, 404],
-      ['user-1', MARK('user-1'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' }, 400],
+      [
+        'user-1',
+        MARK('user-1'),
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' },
+        400,
+      ],
       ['user-1', FEED, {}, 503],
     ]
     for (const [user, path, init, status] of cases) {
@@ -158,18 +171,30 @@ describe('createInboxProxy: what it relays of the service’s answers', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     const text = await response.text()
     expect(text).not.toContain(service.apiKey)
-    expect(JSON.parse(text)).toMatchObject({ statusCode: 401, error: 'Unauthorized', path: FEED, message: expect.any(String) })
+    expect(JSON.parse(text)).toMatchObject({
+      statusCode: 401,
+      error: 'Unauthorized',
+      path: FEED,
+      message: expect.any(String),
+    })
   })
 
   it('redacts the API key from a successful answer too, however the JSON spells it', async () => {
     const { call, service, bearer } = startProxy()
     const key = service.apiKey
-    service.faults.add({ path: FEED, body: { data: [{ note: `key ${key}`, [key]: [key.toUpperCase()] }], hasMore: false }, times: 1 })
+    service.faults.add({
+      path: FEED,
+      body: { data: [{ note: `key ${key}`, [key]: [key.toUpperCase()] }], hasMore: false },
+      times: 1,
+    })
     const plain = await call('user-1', FEED)
     expect(plain.status).toBe(200)
     const text = await plain.text()
     expect(text.toLowerCase()).not.toContain(key.toLowerCase())
-    expect(JSON.parse(text)).toEqual({ data: [{ note: 'key [redacted]', '[redacted]': ['[redacted]'] }], hasMore: false })
+    expect(JSON.parse(text)).toEqual({
+      data: [{ note: 'key [redacted]', '[redacted]': ['[redacted]'] }],
+      hasMore: false,
+    })
 
     // The same key written with JSON escapes, which a plain search of the text would miss.
     const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
@@ -177,7 +202,10 @@ describe('createInboxProxy: what it relays of the service’s answers', () => {
       upstreamUrl: 'http://inbox.test',
       apiKey: key,
       authenticate: bearerTokenAuth(SECRET),
-      fetch: (async () => new Response(`{"data":[{"note":"${escaped}"}]}`, { headers: { 'content-type': 'application/json' } })) as typeof fetch,
+      fetch: (async () =>
+        new Response(`{"data":[{"note":"${escaped}"}]}`, {
+          headers: { 'content-type': 'application/json' },
+        })) as typeof fetch,
     })
     const response = await proxied(new Request(APP + FEED, { headers: { authorization: await bearer('user-1') } }))
     expect(await response.json()).toEqual({ data: [{ note: '[redacted]' }] })

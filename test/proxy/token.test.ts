@@ -39,8 +39,16 @@ describe('subscriber tokens', () => {
     const [, signature] = token.split('.')
     const forge = (payload: object) =>
       `${base64UrlEncode(new TextEncoder().encode(JSON.stringify(payload)))}.${signature}`
-    expect(await verifySubscriberToken(forge({ sub: 'user-2', iat: T0 / 1000, exp: T0 / 1000 + 60 }), SECRET, { now: at(T0) })).toBeNull()
-    expect(await verifySubscriberToken(forge({ sub: 'user-1', iat: T0 / 1000, exp: T0 / 1000 + 1e9 }), SECRET, { now: at(T0) })).toBeNull()
+    expect(
+      await verifySubscriberToken(forge({ sub: 'user-2', iat: T0 / 1000, exp: T0 / 1000 + 60 }), SECRET, {
+        now: at(T0),
+      }),
+    ).toBeNull()
+    expect(
+      await verifySubscriberToken(forge({ sub: 'user-1', iat: T0 / 1000, exp: T0 / 1000 + 1e9 }), SECRET, {
+        now: at(T0),
+      }),
+    ).toBeNull()
   })
 
   it('refuses every altered signature: flipped bits, truncated, extended, re-padded', async () => {
@@ -75,10 +83,13 @@ describe('subscriber tokens', () => {
   it('never accepts nor throws on arbitrary strings', async () => {
     let tried = 0
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.base64String(), fc.stringMatching(/^[A-Za-z0-9_-]{0,60}\.[A-Za-z0-9_-]{0,60}$/)), async (text) => {
-        tried++
-        expect(await verifySubscriberToken(text, SECRET)).toBeNull()
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.base64String(), fc.stringMatching(/^[A-Za-z0-9_-]{0,60}\.[A-Za-z0-9_-]{0,60}$/)),
+        async (text) => {
+          tried++
+          expect(await verifySubscriberToken(text, SECRET)).toBeNull()
+        },
+      ),
       { numRuns: 300 },
     )
     expect(tried).toBe(300)
@@ -111,7 +122,13 @@ describe('subscriber tokens', () => {
 /** A token signed as the issuer would, for any payload, so that verification can be tried on ids the issuer refuses. */
 async function handSigned(payload: object, secret: string): Promise<string> {
   const encoded = base64UrlEncode(new TextEncoder().encode(JSON.stringify(payload)))
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
   const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(encoded)))
   return `${encoded}.${base64UrlEncode(signature)}`
 }
@@ -147,8 +164,16 @@ describe('subscriber tokens the proxy could never accept', () => {
     const { proxy, forwarded } = startProxy()
     const id = fc.oneof(
       fc.string({ minLength: 1, maxLength: 20, unit: 'binary' }),
-      fc.string({ minLength: 1, maxLength: 20, unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
-      fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom('.', '%', '2', 'e', 'E', '/', '\\', ' ', '?', '#', ';') }),
+      fc.string({
+        minLength: 1,
+        maxLength: 20,
+        unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      }),
+      fc.string({
+        minLength: 1,
+        maxLength: 8,
+        unit: fc.constantFrom('.', '%', '2', 'e', 'E', '/', '\\', ' ', '?', '#', ';'),
+      }),
       fc.constantFrom('.', '..', '...', '%2e', '%2e%2e', 'user-1'),
       fc.integer({ min: 2_900, max: 3_100 }).map((n) => 'x'.repeat(n)),
       fc.integer({ min: 500, max: 760 }).map((n) => '\u0000'.repeat(n)),

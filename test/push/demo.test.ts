@@ -8,7 +8,11 @@ const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin', 'content-type': 'applicat
 
 /** Signs in as the page does and answers the token. */
 async function signIn(call: (path: string, init?: RequestInit) => Promise<Response>, subscriberId: string) {
-  const response = await call('/demo-auth/session', { method: 'POST', headers: SAME_ORIGIN, body: JSON.stringify({ subscriberId }) })
+  const response = await call('/demo-auth/session', {
+    method: 'POST',
+    headers: SAME_ORIGIN,
+    body: JSON.stringify({ subscriberId }),
+  })
   return ((await response.json()) as { token: string }).token
 }
 

@@ -31,7 +31,11 @@ async function setup() {
   const { backend } = createDemo({ secret: SECRET })
   const call = (path: string, init?: RequestInit) => backend(new Request('http://demo.test' + path, init))
   const session = (await (
-    await call('/demo-auth/session', { method: 'POST', headers: JSON_SAME_ORIGIN, body: JSON.stringify({ subscriberId: 'demo-user' }) })
+    await call('/demo-auth/session', {
+      method: 'POST',
+      headers: JSON_SAME_ORIGIN,
+      body: JSON.stringify({ subscriberId: 'demo-user' }),
+    })
   ).json()) as { token: string }
   const sent: string[] = []
   let streamDown = false
@@ -78,7 +82,10 @@ describe('the kit on the proxy’s event stream', () => {
     console.info(`[measure] trigger → count through the stream (in process): ${took} ms`)
     // The look it caused: two count requests; no poll before or after.
     await sleep(1200)
-    expect(t.sent.slice(quiet).filter((r) => !r.endsWith('/events')), t.sent.slice(quiet).join('\n')).toHaveLength(2)
+    expect(
+      t.sent.slice(quiet).filter((r) => !r.endsWith('/events')),
+      t.sent.slice(quiet).join('\n'),
+    ).toHaveLength(2)
   })
 
   it('polls at its usual pace while the stream cannot be had, and drops back to the safety net when it returns', async () => {

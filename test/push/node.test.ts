@@ -12,7 +12,9 @@ afterEach(async () => {
 
 /** Serves a plain fetch handler through toNodeHandler. */
 async function serve(handler: (request: Request) => Promise<Response>) {
-  const served = await serveOverHttp(Object.assign(handler, { methods: ['GET'] }) as unknown as InboxProxyHandler<NodeContext>)
+  const served = await serveOverHttp(
+    Object.assign(handler, { methods: ['GET'] }) as unknown as InboxProxyHandler<NodeContext>,
+  )
   servers.push(served)
   return served.port
 }
@@ -38,7 +40,9 @@ const until = async (check: () => boolean, ms = 2_000) => {
 
 describe('toNodeHandler with streamed answers', () => {
   it('sends an event stream’s headers before its first chunk', async () => {
-    const port = await serve(async () => new Response(new ReadableStream(), { headers: { 'content-type': 'text/event-stream' } }))
+    const port = await serve(
+      async () => new Response(new ReadableStream(), { headers: { 'content-type': 'text/event-stream' } }),
+    )
     const { req, response } = open(port, '/')
     const res = await response
     expect(res.headers['content-type']).toBe('text/event-stream')
@@ -94,7 +98,9 @@ describe('toNodeHandler with streamed answers', () => {
   })
 
   it('keeps a plain answer as it was: written whole, then ended', async () => {
-    const port = await serve(async () => new Response('x'.repeat(100_000), { headers: { 'content-type': 'text/plain' } }))
+    const port = await serve(
+      async () => new Response('x'.repeat(100_000), { headers: { 'content-type': 'text/plain' } }),
+    )
     const { response } = open(port, '/')
     const res = await response
     let body = ''
@@ -103,4 +109,3 @@ describe('toNodeHandler with streamed answers', () => {
     expect(body).toHaveLength(100_000)
   })
 })
-

@@ -23,7 +23,9 @@ async function connect() {
 }
 
 /** One instance of the app: its own Redis connections, its own proxy, served over real HTTP. */
-async function instance(options: { events?: InboxEventsOptions; rateLimit?: InboxProxyOptions['rateLimit']; prefix?: string } = {}) {
+async function instance(
+  options: { events?: InboxEventsOptions; rateLimit?: InboxProxyOptions['rateLimit']; prefix?: string } = {},
+) {
   const client = await connect()
   const subscriber = await connect()
   const broker = createRedisBroker({ client, subscriber, prefix: options.prefix ?? 'test', bufferSize: 3 })
@@ -42,7 +44,9 @@ async function instance(options: { events?: InboxEventsOptions; rateLimit?: Inbo
   return { proxy, client, base }
 }
 
-const bearer = async (id: string) => ({ authorization: `Bearer ${await createSubscriberToken(id, SECRET, { expiresIn: 600 })}` })
+const bearer = async (id: string) => ({
+  authorization: `Bearer ${await createSubscriberToken(id, SECRET, { expiresIn: 600 })}`,
+})
 
 /** A stream over real HTTP, read as the browser will (fetch with a Bearer header). */
 async function stream(base: string, subscriberId: string, headers: Record<string, string> = {}) {
@@ -123,11 +127,11 @@ describe('the Redis broker, two instances over real HTTP', () => {
     expect((await fromX.next())?.event).toBe('reset')
     await fromX.cancel()
     const fromY = await stream(a.base, 'user-1', { 'last-event-id': missed[1]!.id! })
-    expect([(await fromY.next())!, (await fromY.next())!, (await fromY.next())!].map((e) => JSON.parse(e.data!).messageIds[0])).toEqual([
-      'z1',
-      'z2',
-      'z3',
-    ])
+    expect(
+      [(await fromY.next())!, (await fromY.next())!, (await fromY.next())!].map(
+        (e) => JSON.parse(e.data!).messageIds[0],
+      ),
+    ).toEqual(['z1', 'z2', 'z3'])
     await fromY.cancel()
   })
 
@@ -175,13 +179,19 @@ describe('the Redis broker, two instances over real HTTP', () => {
     })
     client.destroy()
     subscriber.destroy()
-    const opened = await broken(new Request('http://app.test' + BASE_PATH + '/events', { headers: await bearer('user-1') }))
+    const opened = await broken(
+      new Request('http://app.test' + BASE_PATH + '/events', { headers: await bearer('user-1') }),
+    )
     expect(opened.status).toBe(503)
     expect(opened.headers.get('retry-after')).toBe('5')
-    const hook = signedWebhook('http://app.test' + BASE_PATH + '/webhooks/messages', messagePayload('user-1', ['m']), { id: 'msg_later' })
+    const hook = signedWebhook('http://app.test' + BASE_PATH + '/webhooks/messages', messagePayload('user-1', ['m']), {
+      id: 'msg_later',
+    })
     expect((await broken(hook)).status).toBe(503)
     // The id was not taken: once Redis is back, the retry goes through.
-    expect((await post(a.base, signedWebhook('http://x/', messagePayload('user-1', ['m']), { id: 'msg_later' }))).status).toBe(204)
+    expect(
+      (await post(a.base, signedWebhook('http://x/', messagePayload('user-1', ['m']), { id: 'msg_later' }))).status,
+    ).toBe(204)
   })
 })
 
@@ -200,12 +210,17 @@ describe('the Redis rate-limit store', () => {
     const refused = await fetch(b.base + feed, { headers: await bearer('user-1') })
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
     // Another subscriber has a bucket of their own.
-    expect((await fetch(a.base + '/v2/subscribers/user-2/preferences', { headers: await bearer('user-2') })).status).toBe(200)
+    expect(
+      (await fetch(a.base + '/v2/subscribers/user-2/preferences', { headers: await bearer('user-2') })).status,
+    ).toBe(200)
   })
 
   it('takes atomically: of 40 requests at once against a limit of 10, exactly 10 go ahead', async () => {
     const [one, two] = [await connect(), await connect()]
-    const stores = [createRedisRateLimitStore({ client: one, prefix: 'atomic' }), createRedisRateLimitStore({ client: two, prefix: 'atomic' })]
+    const stores = [
+      createRedisRateLimitStore({ client: one, prefix: 'atomic' }),
+      createRedisRateLimitStore({ client: two, prefix: 'atomic' }),
+    ]
     const now = Date.now()
     const verdicts = await Promise.all(
       Array.from({ length: 40 }, (_, i) => stores[i % 2]!.take('user-1', 1, now, { limit: 10, windowMs: 60_000 })),

@@ -38,7 +38,20 @@ export async function startRedis(): Promise<RedisServer> {
 function launch(port: number): Promise<RedisServer> {
   const child = spawn(
     REDIS,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'notice'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'notice',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

@@ -8,7 +8,10 @@ const EVENTS = APP + BASE_PATH + '/events'
 const HOOK = APP + BASE_PATH + '/webhooks/messages'
 
 function setup(events: InboxEventsOptions = {}, authenticate?: InboxProxyOptions['authenticate']) {
-  const started = startProxy({ events: { webhookSecret: WEBHOOK_SECRET, ...events }, ...(authenticate && { authenticate }) })
+  const started = startProxy({
+    events: { webhookSecret: WEBHOOK_SECRET, ...events },
+    ...(authenticate && { authenticate }),
+  })
   const open = async (subscriberId: string | null, headers: Record<string, string> = {}) => {
     const all = new Headers(headers)
     if (subscriberId !== null) all.set('authorization', await started.bearer(subscriberId))
@@ -37,7 +40,9 @@ describe('the event stream', () => {
     await proxy.notify(['user-1'], { type: 'message.created', messageIds: ['m1', 'm2'] })
     await proxy.notify(['user-1'], { type: 'message.updated', messageIds: ['m1'] })
     await proxy.notify(['user-1'])
-    const text = new TextDecoder().decode((await reader.read()).value) + new TextDecoder().decode((await reader.read()).value) +
+    const text =
+      new TextDecoder().decode((await reader.read()).value) +
+      new TextDecoder().decode((await reader.read()).value) +
       new TextDecoder().decode((await reader.read()).value)
     const blocks = text.split('\n\n').filter(Boolean)
     expect(blocks.map((b) => b.replace(/^id: \S+\n/, ''))).toEqual([
@@ -45,7 +50,9 @@ describe('the event stream', () => {
       'event: message.updated\ndata: {"type":"message.updated","messageIds":["m1"]}',
       'event: message.created\ndata: {"type":"message.created","messageIds":[]}',
     ])
-    const ids = [readyId, ...blocks.map((b) => /^id: (\S+)/.exec(b)![1]!)].map((id) => id.split('-').map(Number) as [number, number])
+    const ids = [readyId, ...blocks.map((b) => /^id: (\S+)/.exec(b)![1]!)].map(
+      (id) => id.split('-').map(Number) as [number, number],
+    )
     for (let i = 1; i < ids.length; i++) {
       expect(ids[i]![0] > ids[i - 1]![0] || (ids[i]![0] === ids[i - 1]![0] && ids[i]![1] > ids[i - 1]![1])).toBe(true)
     }
@@ -134,7 +141,11 @@ describe('the event stream', () => {
     for (const id of ['c', 'd', 'e']) await proxy.notify(['user-1'], { type: 'message.created', messageIds: [id] })
     // Three more with a buffer of three: the event after `b` (c) is still there, so b resumes...
     const fromB = await stream('user-1', { 'last-event-id': missed[1]!.id! })
-    expect([(await fromB.next())!, (await fromB.next())!, (await fromB.next())!].map((e) => JSON.parse(e.data!).messageIds[0])).toEqual(['c', 'd', 'e'])
+    expect(
+      [(await fromB.next())!, (await fromB.next())!, (await fromB.next())!].map(
+        (e) => JSON.parse(e.data!).messageIds[0],
+      ),
+    ).toEqual(['c', 'd', 'e'])
     await fromB.cancel()
     // ...but `a` was followed by b, which has been trimmed: reset.
     const fromA = await stream('user-1', { 'last-event-id': missed[0]!.id! })
@@ -174,7 +185,8 @@ describe('the event stream', () => {
     const response = await open('user-1')
     const reader = response.body!.getReader()
     await reader.read()
-    for (let i = 0; i < 40; i++) await proxy.notify(['user-1'], { type: 'message.created', messageIds: [`message-${i}`] })
+    for (let i = 0; i < 40; i++)
+      await proxy.notify(['user-1'], { type: 'message.created', messageIds: [`message-${i}`] })
     let bytes = 0
     for (;;) {
       const { done, value } = await reader.read()
@@ -187,8 +199,12 @@ describe('the event stream', () => {
 
   it('refuses bad notify arguments and a proxy without events', async () => {
     const { proxy } = setup()
-    await expect(proxy.notify(['user-1'], { type: 'message.deleted' as never, messageIds: [] })).rejects.toThrow(TypeError)
-    await expect(proxy.notify(['user-1'], { type: 'message.created', messageIds: [1 as never] })).rejects.toThrow(/messageIds/)
+    await expect(proxy.notify(['user-1'], { type: 'message.deleted' as never, messageIds: [] })).rejects.toThrow(
+      TypeError,
+    )
+    await expect(proxy.notify(['user-1'], { type: 'message.created', messageIds: [1 as never] })).rejects.toThrow(
+      /messageIds/,
+    )
     await expect(proxy.notify([''], undefined)).rejects.toThrow(TypeError)
     const plain = startProxy()
     await expect(plain.proxy.notify(['user-1'])).rejects.toThrow(/events/)
@@ -212,10 +228,16 @@ describe('the webhook route', () => {
     const events = await stream('user-1')
     await events.next()
     const payload = messagePayload('user-1', ['m1'])
-    const unsigned = new Request(HOOK, { method: 'POST', body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } })
+    const unsigned = new Request(HOOK, {
+      method: 'POST',
+      body: JSON.stringify(payload),
+      headers: { 'content-type': 'application/json' },
+    })
     const spoiled = [
       unsigned,
-      signedWebhook(HOOK, payload, { secret: 'whsec_' + Buffer.from('another secret of thirty-two bytes').toString('base64') }),
+      signedWebhook(HOOK, payload, {
+        secret: 'whsec_' + Buffer.from('another secret of thirty-two bytes').toString('base64'),
+      }),
       signedWebhook(HOOK, payload, { signature: 'v1,' + Buffer.from('x'.repeat(32)).toString('base64') }),
       signedWebhook(HOOK, payload, { timestamp: new Date(Date.now() - 6 * 60_000) }),
       signedWebhook(HOOK, payload, { timestamp: new Date(Date.now() + 6 * 60_000) }),
@@ -227,7 +249,11 @@ describe('the webhook route', () => {
     for (const request of spoiled) {
       const response = await proxy(request)
       expect(response.status).toBe(401)
-      expect(await response.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized', message: expect.stringMatching(/webhook/) })
+      expect(await response.json()).toMatchObject({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: expect.stringMatching(/webhook/),
+      })
     }
 
     const original = signedWebhook(HOOK, payload, { id: 'msg_once' })
@@ -248,7 +274,9 @@ describe('the webhook route', () => {
 
   it('answers 422 naming the field for a signed payload that is not a message event, and 204 for other types', async () => {
     const { proxy } = setup()
-    const bad = await proxy(signedWebhook(HOOK, { type: 'message.created', data: { subscriberId: '', messageIds: 'x' } }))
+    const bad = await proxy(
+      signedWebhook(HOOK, { type: 'message.created', data: { subscriberId: '', messageIds: 'x' } }),
+    )
     expect(bad.status).toBe(422)
     const body = (await bad.json()) as { errors: Record<string, unknown> }
     expect(Object.keys(body.errors).sort()).toEqual(['data.messageIds', 'data.subscriberId'])

@@ -15,7 +15,8 @@ const readme = readFileSync(here('../../README.md'), 'utf8')
 export function blocksOf(markdown: string): { lang: string; code: string; line: number }[] {
   const out: { lang: string; code: string; line: number }[] = []
   const re = /^```(ts|tsx)\s*$([\s\S]*?)^```\s*$/gm
-  for (let m; (m = re.exec(markdown)); ) out.push({ lang: m[1]!, code: m[2]!.replace(/^\n/, ''), line: markdown.slice(0, m.index).split('\n').length })
+  for (let m; (m = re.exec(markdown));)
+    out.push({ lang: m[1]!, code: m[2]!.replace(/^\n/, ''), line: markdown.slice(0, m.index).split('\n').length })
   return out
 }
 
@@ -35,11 +36,19 @@ describe('README', () => {
     mkdirSync(dir)
     blocks.forEach((b) => writeFileSync(`${dir}/line-${b.line}.${b.lang}`, `${b.code}\nexport {}\n`))
     try {
-      execFileSync(here('../../node_modules/.bin/tsc'), ['-p', here('./tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' })
+      execFileSync(here('../../node_modules/.bin/tsc'), ['-p', here('./tsconfig.json')], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      })
     } catch (error) {
       const output = String((error as { stdout?: string }).stdout ?? error)
       // Only the blocks' own errors: the file name gives the README line the block starts on.
-      expect(output.split('\n').filter((l) => l.includes('blocks/')).join('\n')).toBe('')
+      expect(
+        output
+          .split('\n')
+          .filter((l) => l.includes('blocks/'))
+          .join('\n'),
+      ).toBe('')
       throw error
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -14,7 +14,10 @@ let url: string
 let browser: Browser
 
 beforeAll(async () => {
-  ;[{ server, url }, browser] = await Promise.all([startVite({ root, plugins: [react()], configFile: false }), launchBrowser()])
+  ;[{ server, url }, browser] = await Promise.all([
+    startVite({ root, plugins: [react()], configFile: false }),
+    launchBrowser(),
+  ])
 })
 afterAll(async () => {
   await browser?.close()
@@ -71,7 +74,18 @@ function inspect(): string[] {
   const dialog = document.querySelector<HTMLElement>('[role="dialog"]')
   if (!dialog) return ['no dialog']
   const box = dialog.getBoundingClientRect()
-  const urlAttrs = ['href', 'src', 'srcset', 'action', 'formaction', 'xlink:href', 'poster', 'background', 'data', 'ping']
+  const urlAttrs = [
+    'href',
+    'src',
+    'srcset',
+    'action',
+    'formaction',
+    'xlink:href',
+    'poster',
+    'background',
+    'data',
+    'ping',
+  ]
   for (const el of document.querySelectorAll('*')) {
     for (const attr of Array.from(el.attributes)) {
       const name = attr.name.toLowerCase()
@@ -79,11 +93,13 @@ function inspect(): string[] {
       const value = attr.value.replace(/[\u0000-\u0020]/g, '').toLowerCase()
       if (name.startsWith('on')) problems.push(`<${el.tagName.toLowerCase()} ${name}>`)
       // An image cannot run script, so the kit may show data:image avatars; nothing else of data: is allowed.
-      const imageData = el.tagName === 'IMG' && name === 'src' && /^data:image\/(png|jpeg|gif|webp|avif|svg\+xml)[;,]/.test(value)
+      const imageData =
+        el.tagName === 'IMG' && name === 'src' && /^data:image\/(png|jpeg|gif|webp|avif|svg\+xml)[;,]/.test(value)
       if (urlAttrs.includes(name) && /^(javascript|data|vbscript|file|blob):/.test(value) && !imageData) {
         problems.push(`<${el.tagName.toLowerCase()} ${name}="${attr.value.slice(0, 60)}">`)
       }
-      if (name === 'style' && /javascript:|expression\(/i.test(attr.value)) problems.push(`style="${attr.value.slice(0, 60)}"`)
+      if (name === 'style' && /javascript:|expression\(/i.test(attr.value))
+        problems.push(`style="${attr.value.slice(0, 60)}"`)
     }
   }
   const foreign = dialog.querySelectorAll(
@@ -92,12 +108,15 @@ function inspect(): string[] {
   for (const el of foreign) problems.push(`foreign <${el.tagName.toLowerCase()}>`)
   for (const img of dialog.querySelectorAll('img')) {
     const { protocol } = new URL(img.src)
-    if (protocol !== 'http:' && protocol !== 'https:' && !/^data:image\//i.test(img.src)) problems.push(`img src ${img.src.slice(0, 60)}`)
+    if (protocol !== 'http:' && protocol !== 'https:' && !/^data:image\//i.test(img.src))
+      problems.push(`img src ${img.src.slice(0, 60)}`)
   }
   const feed = dialog.querySelector<HTMLElement>('[role="feed"]')
   if (!feed) problems.push('no feed')
-  else if (feed.getBoundingClientRect().width > box.width + 1) problems.push(`feed ${feed.getBoundingClientRect().width}px > popover ${box.width}px`)
-  if (dialog.scrollWidth > dialog.clientWidth + 1) problems.push(`popover scrolls sideways (${dialog.scrollWidth} > ${dialog.clientWidth})`)
+  else if (feed.getBoundingClientRect().width > box.width + 1)
+    problems.push(`feed ${feed.getBoundingClientRect().width}px > popover ${box.width}px`)
+  if (dialog.scrollWidth > dialog.clientWidth + 1)
+    problems.push(`popover scrolls sideways (${dialog.scrollWidth} > ${dialog.clientWidth})`)
   /** Whether something between `el` and the popover cuts off what `el` paints beyond it. */
   const clipped = (el: Element) => {
     const item = el.closest('[data-inbox-item]')
@@ -110,14 +129,25 @@ function inspect(): string[] {
     const r = el.getBoundingClientRect()
     if (r.width <= 1 || r.height <= 1) continue // visually hidden text
     if ((r.left < box.left - 1 || r.right > box.right + 1) && !clipped(el)) {
-      problems.push(`<${el.tagName.toLowerCase()} class="${el.className}"> sticks out: ${r.left}..${r.right} of ${box.left}..${box.right}`)
+      problems.push(
+        `<${el.tagName.toLowerCase()} class="${el.className}"> sticks out: ${r.left}..${r.right} of ${box.left}..${box.right}`,
+      )
     }
     const style = getComputedStyle(el)
     if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
-      problems.push(`<${el.tagName.toLowerCase()} class="${el.className}"> scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`)
+      problems.push(
+        `<${el.tagName.toLowerCase()} class="${el.className}"> scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`,
+      )
     }
-    if (style.display !== 'inline' && style.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
-      problems.push(`<${el.tagName.toLowerCase()} class="${el.className}"> content overflows (${el.scrollWidth} > ${el.clientWidth})`)
+    if (
+      style.display !== 'inline' &&
+      style.overflowX === 'visible' &&
+      el.scrollWidth > el.clientWidth + 1 &&
+      el.clientWidth > 0
+    ) {
+      problems.push(
+        `<${el.tagName.toLowerCase()} class="${el.className}"> content overflows (${el.scrollWidth} > ${el.clientWidth})`,
+      )
     }
   }
   if (document.documentElement.scrollWidth > window.innerWidth) problems.push('the page scrolls sideways')
@@ -142,12 +172,15 @@ describe.each(LAYOUTS)('untrusted notification content in the real <Inbox/>, $wi
     let mouseClicks = 0
     let stalled = 0
     for (let round = 0; visited.size < expected && round < 400 && stalled < 40; round++) {
-      const fresh = await page.evaluate((seen) => {
-        const ids = Array.from(document.querySelectorAll<HTMLElement>('[role="dialog"] [data-inbox-item]'))
-          .map((el) => el.dataset.id!)
-          .filter((id) => !seen.includes(id))
-        return ids
-      }, [...visited])
+      const fresh = await page.evaluate(
+        (seen) => {
+          const ids = Array.from(document.querySelectorAll<HTMLElement>('[role="dialog"] [data-inbox-item]'))
+            .map((el) => el.dataset.id!)
+            .filter((id) => !seen.includes(id))
+          return ids
+        },
+        [...visited],
+      )
       // A trusted mouse click for a sample of the links (slow), a scripted click, item click and Enter for all.
       for (const id of fresh.filter((_, i) => (visited.size + i) % 10 === 0)) {
         const link = page.locator(`[data-inbox-item][data-id="${id}"] a[data-inbox-cta]`)
@@ -162,7 +195,8 @@ describe.each(LAYOUTS)('untrusted notification content in the real <Inbox/>, $wi
           const article = document.querySelector<HTMLElement>(`[data-inbox-item][data-id="${id}"]`)
           if (!article) continue
           article.querySelector<HTMLElement>('a[data-inbox-cta]')?.click()
-          for (const button of article.querySelectorAll<HTMLButtonElement>('.inbox-item__actions button')) button.click()
+          for (const button of article.querySelectorAll<HTMLButtonElement>('.inbox-item__actions button'))
+            button.click()
           article.click()
           article.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
         }
@@ -196,7 +230,8 @@ describe.each(LAYOUTS)('untrusted notification content in the real <Inbox/>, $wi
     expect(followed.length).toBeGreaterThan(20)
     expect(mouseClicks).toBeGreaterThan(5)
     // An href the browser cannot parse is no link at all (clicking it goes nowhere); any other must be http(s).
-    for (const href of followed) expect(URL.canParse(href) ? new URL(href).protocol : 'http:', href).toMatch(/^https?:$/)
+    for (const href of followed)
+      expect(URL.canParse(href) ? new URL(href).protocol : 'http:', href).toMatch(/^https?:$/)
     for (const request of watch.requests) expect(request.slice(0, 80)).toMatch(/^(https?:|data:image\/)/i)
     console.info(
       `untrusted content (${layout.width} px ${layout.dir}): ${INJECTIONS.length} injection strings × 2 notifications (seeded and triggered), ${visited.size} items rendered, ${followed.length} links followed (${mouseClicks} by mouse); no script ran, no non-http(s) navigation, layout held`,

@@ -44,7 +44,10 @@ function chunkedRequest(url: string, path: string, headers: Record<string, strin
   }
   const end = () => socket.end('0\r\n\r\n')
   let answer: number | undefined
-  void status.then((s) => (answer = s), () => undefined)
+  void status.then(
+    (s) => (answer = s),
+    () => undefined,
+  )
   /** Sends the body until the server answers (at most `limit` bytes); resolves with the status. */
   const sendUntilAnswered = async (limit: number): Promise<number> => {
     for (let sent = 0; answer === undefined && sent < limit; sent += CHUNK.length) {
@@ -110,21 +113,26 @@ describe('npm run server under request bodies it refuses', () => {
   it.each([
     ['401 (no API key)', '/v1/events/trigger', 401, false],
     ['413 (over the limit)', '/v1/subscribers/demo-user/messages/mark-as', 413, true],
-  ] as const)('keeps none of the body sent after an early %s: memory stays flat while 256 MB arrive', async (_, path, expected, withKey) => {
-    const request = chunkedRequest(url, path, {
-      'content-type': 'application/json',
-      ...(withKey && { authorization: `ApiKey ${apiKey}` }),
-    })
-    expect(await request.sendUntilAnswered(4 * MB)).toBe(expected)
-    const before = cli.rss()
-    const more = 256 * MB
-    const stillOpen = await request.send(more)
-    const after = cli.rss()
-    // Either the server read and dropped everything, or it hung up: in neither case did it keep the bytes.
-    expect(after - before, `RSS ${before} → ${after} with the socket ${stillOpen ? 'open' : 'closed'}`).toBeLessThan(more / 4)
-    request.end()
-    expect(await alive()).toBe(200)
-  })
+  ] as const)(
+    'keeps none of the body sent after an early %s: memory stays flat while 256 MB arrive',
+    async (_, path, expected, withKey) => {
+      const request = chunkedRequest(url, path, {
+        'content-type': 'application/json',
+        ...(withKey && { authorization: `ApiKey ${apiKey}` }),
+      })
+      expect(await request.sendUntilAnswered(4 * MB)).toBe(expected)
+      const before = cli.rss()
+      const more = 256 * MB
+      const stillOpen = await request.send(more)
+      const after = cli.rss()
+      // Either the server read and dropped everything, or it hung up: in neither case did it keep the bytes.
+      expect(after - before, `RSS ${before} → ${after} with the socket ${stillOpen ? 'open' : 'closed'}`).toBeLessThan(
+        more / 4,
+      )
+      request.end()
+      expect(await alive()).toBe(200)
+    },
+  )
   it('answers odd methods, headers and framings with a 4xx (or closes), never a 5xx, and keeps serving', async () => {
     const auth = `Authorization: ApiKey ${apiKey}\r\n`
     const requests: (string | Buffer)[] = [
@@ -138,8 +146,16 @@ describe('npm run server under request bodies it refuses', () => {
       `GET /v1/integrations/active?${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`,
       `GET /v1/subscribers/demo-user/notifications/feed?${'limit=1&'.repeat(1_500)} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`,
       `GET /v1/integrations/active HTTP/1.1\r\nHost: x\r\n${auth}${Array.from({ length: 3_000 }, (_, i) => `X-${i}: 1\r\n`).join('')}\r\n`,
-      Buffer.concat([Buffer.from(`POST /v1/events/trigger HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 2\r\nIdempotency-Key: `), Buffer.from([0xe9, 0xff]), Buffer.from('\r\n\r\n{}')]),
-      Buffer.concat([Buffer.from('GET /v1/subscribers/'), Buffer.from([0xe9, 0xff]), Buffer.from(`/notifications/feed HTTP/1.1\r\nHost: x\r\n${auth}\r\n`)]),
+      Buffer.concat([
+        Buffer.from(`POST /v1/events/trigger HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 2\r\nIdempotency-Key: `),
+        Buffer.from([0xe9, 0xff]),
+        Buffer.from('\r\n\r\n{}'),
+      ]),
+      Buffer.concat([
+        Buffer.from('GET /v1/subscribers/'),
+        Buffer.from([0xe9, 0xff]),
+        Buffer.from(`/notifications/feed HTTP/1.1\r\nHost: x\r\n${auth}\r\n`),
+      ]),
       `POST /v1/events/trigger HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
       `POST /v1/events/trigger HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n`,
       `POST /v1/events/trigger HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,

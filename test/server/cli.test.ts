@@ -21,7 +21,11 @@ describe('npm run server', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(apiKey).toBe('test-key')
       const headers = { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' }
-      const trigger = await fetch(`${url}/v1/events/trigger`, { method: 'POST', headers, body: JSON.stringify({ name: 'test-workflow', to: 'user-1' }) })
+      const trigger = await fetch(`${url}/v1/events/trigger`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'test-workflow', to: 'user-1' }),
+      })
       expect(trigger.status).toBe(201)
       expect((await trigger.json()).data.status).toBe('processed')
       const feed = await (await fetch(`${url}/v1/subscribers/user-1/notifications/feed`, { headers })).json()
@@ -46,7 +50,9 @@ describe('npm run server', () => {
       const { stdout } = await run('sh', ['-c', line!])
       const page = JSON.parse(stdout)
       expect(page.data.length).toBeGreaterThan(0)
-      expect(page.data.every((m: { subscriber: { subscriberId: string } }) => m.subscriber.subscriberId === subscriber)).toBe(true)
+      expect(
+        page.data.every((m: { subscriber: { subscriberId: string } }) => m.subscriber.subscriberId === subscriber),
+      ).toBe(true)
       expect(page).not.toHaveProperty('totalCount')
       expect(page).toMatchObject({ page: 0, hasMore: expect.any(Boolean) })
     } finally {
@@ -66,7 +72,9 @@ describe('npm run server', () => {
       const [, line] = await printed(/^Try: (.+)$/m)
       const { stdout } = await run('sh', ['-c', line!])
       expect(JSON.parse(stdout)).toMatchObject({ status: 'processed' })
-      const feed = await fetch(`${url}/v1/subscribers/first-subscriber/notifications/feed`, { headers: { authorization: `ApiKey ${apiKey}` } })
+      const feed = await fetch(`${url}/v1/subscribers/first-subscriber/notifications/feed`, {
+        headers: { authorization: `ApiKey ${apiKey}` },
+      })
       expect((await feed.json()).data).toHaveLength(1)
     } finally {
       child.kill()

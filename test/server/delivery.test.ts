@@ -43,14 +43,19 @@ describe('delivery of large triggers', () => {
     generateSubscriptions(service, { topicKey: 'everyone', count: MEMBERS })
     const members = service.state.subscriptions('everyone').map((s) => s.subscriber.subscriberId)
     const last = members[members.length - 1]!
-    const trigger = await call('/v1/events/trigger', { body: { name: 'test-workflow', to: { type: 'Topic', topicKey: 'everyone' } } })
+    const trigger = await call('/v1/events/trigger', {
+      body: { name: 'test-workflow', to: { type: 'Topic', topicKey: 'everyone' } },
+    })
     expect(trigger.status).toBe(201)
     expect(trigger.json.status).toBe('processed')
     // A light request sent now is answered while the last member still has nothing.
     const feed = await call(`/v1/subscribers/${last}/notifications/feed`)
     expect(feed.status).toBe(200)
     expect(feed.json.totalCount).toBe(0)
-    const { answeredBefore, endedAlone } = await lightRequestsDuring(call, () => service.state.messages(last).length > 0)
+    const { answeredBefore, endedAlone } = await lightRequestsDuring(
+      call,
+      () => service.state.messages(last).length > 0,
+    )
     expect(answeredBefore).toBeGreaterThan(1)
     expect(endedAlone).toBe(true)
     await service.settle()
@@ -69,7 +74,11 @@ describe('delivery of large triggers', () => {
 
     generateSubscriptions(service, { topicKey: 'team', count: 300 })
     const team = service.state.subscriptions('team').map((s) => s.subscriber.subscriberId)
-    const events = Array.from({ length: 100 }, (_, n) => ({ name: 'test-workflow', to: { type: 'Topic', topicKey: 'team' }, transactionId: `bulk-${n}` }))
+    const events = Array.from({ length: 100 }, (_, n) => ({
+      name: 'test-workflow',
+      to: { type: 'Topic', topicKey: 'team' },
+      transactionId: `bulk-${n}`,
+    }))
     const bulk = await call('/v1/events/trigger/bulk', { body: { events } })
     expect(bulk.status).toBe(201)
     expect(bulk.json.every((r: { status: string }) => r.status === 'processed')).toBe(true)
@@ -87,17 +96,24 @@ describe('delivery of large triggers', () => {
   it('delivers a small trigger before it answers, duplicates once, and the steps after a delay to every recipient', async () => {
     let now = Date.parse('2026-03-01T10:00:00.000Z')
     const { call, service } = rawService({ fixture: fixture(), now: () => now })
-    await call('/v1/events/trigger', { body: { name: 'test-workflow', to: ['user-1', { subscriberId: 'user-1' }, 'bo'] } })
+    await call('/v1/events/trigger', {
+      body: { name: 'test-workflow', to: ['user-1', { subscriberId: 'user-1' }, 'bo'] },
+    })
     expect([service.state.messages('user-1').length, service.state.messages('bo').length]).toEqual([1, 1])
 
     generateSubscriptions(service, { topicKey: 'many', count: 2_000 })
     const many = service.state.subscriptions('many').map((s) => s.subscriber.subscriberId)
-    await call('/v1/events/trigger', { body: { name: 'later', to: { type: 'Topic', topicKey: 'many' }, payload: { n: 7 } } })
+    await call('/v1/events/trigger', {
+      body: { name: 'later', to: { type: 'Topic', topicKey: 'many' }, payload: { n: 7 } },
+    })
     await service.settle()
     expect(delivered(service, many, 1)).toBe(many.length)
     now += 60_000
     await service.settle()
     expect(delivered(service, many, 2)).toBe(many.length)
-    expect(service.state.messages(many[1_999]!)[0]).toMatchObject({ content: 'second 7', createdAt: '2026-03-01T10:01:00.000Z' })
+    expect(service.state.messages(many[1_999]!)[0]).toMatchObject({
+      content: 'second 7',
+      createdAt: '2026-03-01T10:01:00.000Z',
+    })
   })
 })

@@ -53,7 +53,9 @@ describe('deeply nested JSON', () => {
     const { call, service } = rawService()
     const before = digest(service)
     const event = (payload: string) => `{"name":"test-workflow","to":"${TEST_SUBSCRIBER_ID}","payload":${payload}}`
-    const res = await call('/v1/events/trigger/bulk', { rawBody: `{"events":[${event('{}')},${event(nested(5_000))}]}` })
+    const res = await call('/v1/events/trigger/bulk', {
+      rawBody: `{"events":[${event('{}')},${event(nested(5_000))}]}`,
+    })
     expect(res.status).toBe(422)
     expect(Object.keys(res.json.errors)).toEqual(['events[1].payload'])
     expect(digest(service)).toBe(before)

@@ -27,12 +27,17 @@ describe('fault injection', () => {
     expect((await call('/v1/integrations/active')).status).toBe(200)
 
     service.faults.add({ status: 502, times: 1 })
-    res = await call('/v1/events/trigger', { body: { name: 'test-workflow', to: TEST_SUBSCRIBER_ID }, headers: { 'idempotency-key': 'k1' } })
+    res = await call('/v1/events/trigger', {
+      body: { name: 'test-workflow', to: TEST_SUBSCRIBER_ID },
+      headers: { 'idempotency-key': 'k1' },
+    })
     expect(res.status).toBe(502)
     expect(res.headers.get('idempotency-key')).toBe('k1')
 
     service.faults.add({ drop: true, times: 1 })
-    await expect(fetch(FEED, { headers: { authorization: 'ApiKey test-key' } })).rejects.toThrow(new TypeError('fetch failed'))
+    await expect(fetch(FEED, { headers: { authorization: 'ApiKey test-key' } })).rejects.toThrow(
+      new TypeError('fetch failed'),
+    )
     service.faults.clear()
     expect((await call(FEED)).status).toBe(200)
   })

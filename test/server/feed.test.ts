@@ -80,11 +80,15 @@ describe('GET /v1/subscribers/{id}/notifications/feed', () => {
 
   it('filters by a payload subset, Unicode included', async () => {
     const { call } = rawService({ fixture: fixtureWith(20) })
-    let res = await call(`${FEED}?limit=100&payload=${encodeURIComponent(encodePayload({ nested: { city: 'القاهرة' } }))}`)
+    let res = await call(
+      `${FEED}?limit=100&payload=${encodeURIComponent(encodePayload({ nested: { city: 'القاهرة' } }))}`,
+    )
     expect(res.status).toBe(200)
     expect(res.json.totalCount).toBe(15)
     expect(res.json.data.every((d: any) => d.payload.nested.city === 'القاهرة')).toBe(true)
-    res = await call(`${FEED}?limit=2&page=1&payload=${encodeURIComponent(encodePayload({ team: 'even', nested: { city: 'Zürich' } }))}`)
+    res = await call(
+      `${FEED}?limit=2&page=1&payload=${encodeURIComponent(encodePayload({ team: 'even', nested: { city: 'Zürich' } }))}`,
+    )
     expect(res.json.totalCount).toBe(5)
     expect(res.json.data.map((d: any) => d.payload.index)).toEqual([8, 12])
     expect(res.json.hasMore).toBe(true)
@@ -96,7 +100,11 @@ describe('GET /v1/subscribers/{id}/notifications/feed', () => {
     const fixture = buildFixture({
       messages: [
         ...messages(TEST_SUBSCRIBER_ID, 3, (i) => ({ payload: { i } })),
-        { ...messages(TEST_SUBSCRIBER_ID, 1)[0]!, content: 'own', payload: JSON.parse('{"__proto__":{"x":1},"constructor":{},"toString":"t"}') },
+        {
+          ...messages(TEST_SUBSCRIBER_ID, 1)[0]!,
+          content: 'own',
+          payload: JSON.parse('{"__proto__":{"x":1},"constructor":{},"toString":"t"}'),
+        },
       ],
     })
     const { call } = rawService({ fixture })
@@ -126,13 +134,34 @@ describe('GET /v1/subscribers/{id}/notifications/feed', () => {
 
   it('returns the feed item shape with the subscriber and only in_app messages', async () => {
     const fixture = fixtureWith(3)
-    fixture.messages!.push({ subscriberId: TEST_SUBSCRIBER_ID, workflow: 'test-workflow', channel: 'email', createdAt: '2026-02-01T00:00:00.000Z', content: 'mail' })
+    fixture.messages!.push({
+      subscriberId: TEST_SUBSCRIBER_ID,
+      workflow: 'test-workflow',
+      channel: 'email',
+      createdAt: '2026-02-01T00:00:00.000Z',
+      content: 'mail',
+    })
     const { call } = rawService({ fixture })
     const { json } = await call(FEED)
     expect(json.totalCount).toBe(3)
     const item = json.data[0]
-    expect(item).toMatchObject({ channel: 'in_app', content: 'Message 0', status: 'sent', subscriber: { subscriberId: TEST_SUBSCRIBER_ID, firstName: 'Ada' } })
-    for (const key of ['_id', '_templateId', '_environmentId', '_messageTemplateId', '_organizationId', '_notificationId', '_subscriberId', '_jobId', 'transactionId'])
+    expect(item).toMatchObject({
+      channel: 'in_app',
+      content: 'Message 0',
+      status: 'sent',
+      subscriber: { subscriberId: TEST_SUBSCRIBER_ID, firstName: 'Ada' },
+    })
+    for (const key of [
+      '_id',
+      '_templateId',
+      '_environmentId',
+      '_messageTemplateId',
+      '_organizationId',
+      '_notificationId',
+      '_subscriberId',
+      '_jobId',
+      'transactionId',
+    ])
       expect(typeof item[key]).toBe('string')
     expect(item._id).toMatch(/^[0-9a-f]{24}$/)
     expect(item.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
@@ -160,18 +189,24 @@ describe('GET /v1/subscribers/{id}/notifications/feed', () => {
     }
     res = await call('/v1/subscribers/nobody/notifications/feed')
     expect(res.status).toBe(404)
-    expect(res.json).toMatchObject({ statusCode: 404, error: 'Not Found', path: '/v1/subscribers/nobody/notifications/feed' })
+    expect(res.json).toMatchObject({
+      statusCode: 404,
+      error: 'Not Found',
+      path: '/v1/subscribers/nobody/notifications/feed',
+    })
   })
 
   it('pages a generated feed of 5,000 messages deep and filtered', async () => {
     const { call, service } = rawService()
     generateMessages(service, { subscriberId: 'big', count: 5000, read: (i) => i % 4 === 0 })
     let res = await call('/v1/subscribers/big/notifications/feed?page=499&limit=10')
-    expect(res.json.data.map((d: any) => d.content)).toEqual(Array.from({ length: 10 }, (_, i) => `Message ${4990 + i}`))
+    expect(res.json.data.map((d: any) => d.content)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Message ${4990 + i}`),
+    )
     expect(res.json.hasMore).toBe(false)
     res = await call('/v1/subscribers/big/notifications/feed?page=10&limit=100&read=false')
     expect(res.json.totalCount).toBe(3750)
-    expect(res.json.data[0].content).toBe(`Message ${Math.floor(1000 * 4 / 3) + 1}`)
+    expect(res.json.data[0].content).toBe(`Message ${Math.floor((1000 * 4) / 3) + 1}`)
     expect(res.json.data.every((d: any) => !d.read)).toBe(true)
   })
 })

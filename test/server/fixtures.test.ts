@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { DEMO_API_KEY, DEMO_SUBSCRIBER_ID, FixtureError, createService, demoFixture, validateFixture } from '../../server'
+import {
+  DEMO_API_KEY,
+  DEMO_SUBSCRIBER_ID,
+  FixtureError,
+  createService,
+  demoFixture,
+  validateFixture,
+} from '../../server'
 import { buildFixture, inApp, workflow } from '../support/fixtures'
 import { rawService } from './helpers'
 
@@ -25,20 +32,41 @@ describe('fixture validation', () => {
     expect(refused((f) => (f.apiKeys = []))).toMatch(/^apiKeys: /)
     expect(refused((f) => delete f.apiKeys[0].environmentId)).toBe('apiKeys[0].environmentId: required')
     expect(refused((f) => (f.workflows[0].stepz = []))).toMatch(/^workflows\[0\]\.stepz: unknown field/)
-    expect(refused((f) => f.workflows[0].steps.push({ channel: 'delay', unit: 'seconds' }))).toMatch(/^workflows\[0\]\.steps\[1\]\.amount: /)
+    expect(refused((f) => f.workflows[0].steps.push({ channel: 'delay', unit: 'seconds' }))).toMatch(
+      /^workflows\[0\]\.steps\[1\]\.amount: /,
+    )
     expect(refused((f) => (f.subscribers[0].subscriberId = 'has space'))).toMatch(/^subscribers\[0\]\.subscriberId: /)
-    expect(refused((f) => (f.topics = [{ key: 't', subscribers: ['ghost'] }]))).toBe('topics[0].subscribers[0]: unknown subscriber ghost')
-    expect(refused((f) => (f.messages = [{ subscriberId: 'user-1', workflow: 'zzz', createdAt: '2026-01-01T00:00:00Z', content: 'c' }]))).toBe(
-      'messages[0].workflow: unknown workflow zzz',
+    expect(refused((f) => (f.topics = [{ key: 't', subscribers: ['ghost'] }]))).toBe(
+      'topics[0].subscribers[0]: unknown subscriber ghost',
     )
-    expect(refused((f) => (f.messages = [{ subscriberId: 'user-1', workflow: 'a', createdAt: 'yesterday', content: 'c' }]))).toMatch(/^messages\[0\]\.createdAt: /)
-    expect(refused((f) => (f.integrations = [{ name: 'n', identifier: 'i', providerId: 'p', channel: 'chat', primary: true }]))).toBe(
-      'integrations[0].primary: channel chat does not support primary',
+    expect(
+      refused(
+        (f) =>
+          (f.messages = [{ subscriberId: 'user-1', workflow: 'zzz', createdAt: '2026-01-01T00:00:00Z', content: 'c' }]),
+      ),
+    ).toBe('messages[0].workflow: unknown workflow zzz')
+    expect(
+      refused((f) => (f.messages = [{ subscriberId: 'user-1', workflow: 'a', createdAt: 'yesterday', content: 'c' }])),
+    ).toMatch(/^messages\[0\]\.createdAt: /)
+    expect(
+      refused(
+        (f) => (f.integrations = [{ name: 'n', identifier: 'i', providerId: 'p', channel: 'chat', primary: true }]),
+      ),
+    ).toBe('integrations[0].primary: channel chat does not support primary')
+    expect(refused((f) => (f.workflows[0].environmentId = 'nowhere'))).toMatch(
+      /^workflows\[0\]\.environmentId: unknown environment/,
     )
-    expect(refused((f) => (f.workflows[0].environmentId = 'nowhere'))).toMatch(/^workflows\[0\]\.environmentId: unknown environment/)
-    expect(refused((f) => (f.subscribers[0].preferences = { schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '9', end: '10:00 AM' }] } } } }))).toMatch(
-      /^subscribers\[0\]\.preferences\.schedule\.weeklySchedule\.monday\.hours\[0\]\.start: /,
-    )
+    expect(
+      refused(
+        (f) =>
+          (f.subscribers[0].preferences = {
+            schedule: {
+              isEnabled: true,
+              weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '9', end: '10:00 AM' }] } },
+            },
+          }),
+      ),
+    ).toMatch(/^subscribers\[0\]\.preferences\.schedule\.weeklySchedule\.monday\.hours\[0\]\.start: /)
     expect(() => createService({ fixture: 'nope' })).toThrow(FixtureError)
   })
 
@@ -54,15 +82,21 @@ describe('fixture validation', () => {
     expect(items.some((i) => i.read) && items.some((i) => !i.read) && items.some((i) => !i.seen)).toBe(true)
     expect(items.some((i) => i.cta.type === 'redirect')).toBe(true)
     expect(items.some((i) => i.cta.action?.buttons?.some((b: any) => b.type === 'secondary'))).toBe(true)
-    expect(items.some((i) => /[\u0600-\u06ff]/.test(i.content)) && items.some((i) => /[\u3040-\u30ff]/.test(i.content))).toBe(true)
+    expect(
+      items.some((i) => /[\u0600-\u06ff]/.test(i.content)) && items.some((i) => /[\u3040-\u30ff]/.test(i.content)),
+    ).toBe(true)
     expect(items.some((i) => i.content.length > 400)).toBe(true)
     const span = Date.parse(items[0].createdAt) - Date.parse(items[59].createdAt)
     expect(span).toBeGreaterThan(14 * 86_400_000)
-    const channels = new Set((await call('/v1/integrations/active')).json.map((i: any) => `${i._environmentId}/${i.channel}`))
+    const channels = new Set(
+      (await call('/v1/integrations/active')).json.map((i: any) => `${i._environmentId}/${i.channel}`),
+    )
     expect(channels.size).toBe(10)
     const critical = (await call(`/v2/subscribers/${DEMO_SUBSCRIBER_ID}/preferences?criticality=critical`)).json
     expect(critical.workflows.map((w: any) => w.workflow.identifier)).toEqual(['security-alert'])
-    const trigger = await call('/v1/events/trigger', { body: { name: 'comment-mention', to: DEMO_SUBSCRIBER_ID, payload: { authorName: 'Mara' } } })
+    const trigger = await call('/v1/events/trigger', {
+      body: { name: 'comment-mention', to: DEMO_SUBSCRIBER_ID, payload: { authorName: 'Mara' } },
+    })
     expect(trigger.json.status).toBe('processed')
   })
 })

@@ -71,7 +71,8 @@ describe('errors', () => {
     const big = (size: number) => JSON.stringify({ messageId: 'x'.repeat(size), markAs: 'read' })
     expect((await call(MARK, { rawBody: big(101 * 1024) })).status).toBe(413)
     expect((await call(MARK, { rawBody: big(90 * 1024) })).status).toBe(201)
-    const trigger = (size: number) => JSON.stringify({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID, payload: { blob: 'x'.repeat(size) } })
+    const trigger = (size: number) =>
+      JSON.stringify({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID, payload: { blob: 'x'.repeat(size) } })
     expect((await call('/v1/events/trigger', { rawBody: trigger(500 * 1024) })).status).toBe(201)
     const res = await call('/v1/events/trigger', { rawBody: trigger(1100 * 1024) })
     expect(res.status).toBe(413)
@@ -87,7 +88,11 @@ describe('errors', () => {
     const res = await call(FEED)
     spy.mockRestore()
     expect(res.status).toBe(500)
-    expect(res.json).toMatchObject({ statusCode: 500, message: 'Internal server error', error: 'Internal Server Error' })
+    expect(res.json).toMatchObject({
+      statusCode: 500,
+      message: 'Internal server error',
+      error: 'Internal Server Error',
+    })
     expect(res.json.errorId).toMatch(/^[0-9a-f-]{36}$/)
     expect(res.text).not.toMatch(/secret|at |\.ts/)
   })
@@ -106,7 +111,9 @@ describe('envelope mode and basePath', () => {
     expect((await call(`/v2/subscribers/${TEST_SUBSCRIBER_ID}/preferences`)).json.data.global.enabled).toBe(true)
     const trigger = await call('/v1/events/trigger', { body: { name: 'test-workflow', to: TEST_SUBSCRIBER_ID } })
     expect(trigger.json.data.status).toBe('processed')
-    const bulk = await call('/v1/events/trigger/bulk', { body: { events: [{ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }] } })
+    const bulk = await call('/v1/events/trigger/bulk', {
+      body: { events: [{ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }] },
+    })
     expect(bulk.json.data).toHaveLength(1)
     expect((await call('/v1/nope')).json.data).toBeUndefined()
     const { call: callWithEmail, service: withEmail } = rawService({
@@ -123,7 +130,9 @@ describe('envelope mode and basePath', () => {
   it('serves under a basePath and 404s outside it', async () => {
     const { call, service } = rawService({ basePath: '/api/' })
     expect((await call(FEED)).status).toBe(200)
-    const outside = await service.fetch(new Request(`http://inbox.test${FEED}`, { headers: { authorization: 'ApiKey test-key' } }))
+    const outside = await service.fetch(
+      new Request(`http://inbox.test${FEED}`, { headers: { authorization: 'ApiKey test-key' } }),
+    )
     expect(outside.status).toBe(404)
   })
 

@@ -20,8 +20,14 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotency-key')).toBe('key-1')
     expect(service.state.messages(TEST_SUBSCRIBER_ID)).toHaveLength(1)
     // Errors other than 5xx are kept too.
-    const bad = await call('/v1/events/trigger', { body: { name: 'nope', to: 'x' }, headers: { 'idempotency-key': 'key-2' } })
-    const badAgain = await call('/v1/events/trigger', { body: { name: 'nope', to: 'x' }, headers: { 'idempotency-key': 'key-2' } })
+    const bad = await call('/v1/events/trigger', {
+      body: { name: 'nope', to: 'x' },
+      headers: { 'idempotency-key': 'key-2' },
+    })
+    const badAgain = await call('/v1/events/trigger', {
+      body: { name: 'nope', to: 'x' },
+      headers: { 'idempotency-key': 'key-2' },
+    })
     expect([bad.status, badAgain.status, badAgain.headers.get('idempotency-replay')]).toEqual([422, 422, 'true'])
   })
 
@@ -43,11 +49,16 @@ describe('Idempotency-Key', () => {
   it('answers 422 for the same key with another body, 400 for a key over 255 characters', async () => {
     const { call } = rawService()
     await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'k' } })
-    const other = await call('/v1/events/trigger', { body: { ...TRIGGER, payload: { a: 1 } }, headers: { 'idempotency-key': 'k' } })
+    const other = await call('/v1/events/trigger', {
+      body: { ...TRIGGER, payload: { a: 1 } },
+      headers: { 'idempotency-key': 'k' },
+    })
     expect(other.status).toBe(422)
     const long = await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'x'.repeat(256) } })
     expect(long.status).toBe(400)
-    expect((await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'x'.repeat(255) } })).status).toBe(201)
+    expect(
+      (await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'x'.repeat(255) } })).status,
+    ).toBe(201)
   })
 
   it('is scoped per API key, ignored on GET, and forgotten after 24 hours', async () => {
@@ -68,9 +79,13 @@ describe('Idempotency-Key', () => {
     expect(get.status).toBe(200)
     expect(get.headers.get('idempotency-replay')).toBeNull()
     now += 24 * 3_600_000 - 1
-    expect((await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'a' })).headers.get('idempotency-replay')).toBe('true')
+    expect(
+      (await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'a' })).headers.get('idempotency-replay'),
+    ).toBe('true')
     now += 2
-    expect((await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'a' })).headers.get('idempotency-replay')).toBeNull()
+    expect(
+      (await call('/v1/events/trigger', { body: TRIGGER, headers, apiKey: 'a' })).headers.get('idempotency-replay'),
+    ).toBeNull()
     expect(service.state.messages(TEST_SUBSCRIBER_ID)).toHaveLength(3)
   })
 
@@ -104,7 +119,9 @@ describe('Idempotency-Key edge cases and bounds', () => {
     const body = (i: number) => ({ ...TRIGGER, payload: { i, text: 'x'.repeat(i % 7 === 0 ? 4000 : 200) } })
     let largest = 0
     for (let i = 0; i < 400; i++) {
-      expect((await call('/v1/events/trigger', { body: body(i), headers: { 'idempotency-key': `fresh-${i}` } })).status).toBe(201)
+      expect(
+        (await call('/v1/events/trigger', { body: body(i), headers: { 'idempotency-key': `fresh-${i}` } })).status,
+      ).toBe(201)
       const usage = idempotencyUsage(service)
       expect(usage.entries).toBeLessThanOrEqual(maxEntries)
       expect(usage.bytes).toBeLessThanOrEqual(maxBytes)
@@ -122,9 +139,13 @@ describe('Idempotency-Key edge cases and bounds', () => {
   it('sweeps answers older than 24 hours as new ones arrive, keeping 409 and 422 while they live', async () => {
     let now = Date.parse('2026-05-01T00:00:00.000Z')
     const { call, service } = rawService({ now: () => now })
-    for (let i = 0; i < 100; i++) await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': `day-1-${i}` } })
+    for (let i = 0; i < 100; i++)
+      await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': `day-1-${i}` } })
     expect(idempotencyUsage(service).entries).toBe(100)
-    const changed = await call('/v1/events/trigger', { body: { ...TRIGGER, payload: { a: 1 } }, headers: { 'idempotency-key': 'day-1-5' } })
+    const changed = await call('/v1/events/trigger', {
+      body: { ...TRIGGER, payload: { a: 1 } },
+      headers: { 'idempotency-key': 'day-1-5' },
+    })
     expect(changed.status).toBe(422)
     now += 24 * 3_600_000 + 1
     await call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'day-2' } })
@@ -135,7 +156,9 @@ describe('Idempotency-Key edge cases and bounds', () => {
     const first = bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'slow' } })
     await new Promise((resolve) => setTimeout(resolve, 10))
     await bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'other' } })
-    expect((await bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'slow' } })).status).toBe(409)
+    expect(
+      (await bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'slow' } })).status,
+    ).toBe(409)
     expect((await first).status).toBe(201)
   })
 })
@@ -157,6 +180,7 @@ describe('rate limits', () => {
     now += 2_000
     expect((await call('/v1/integrations/active')).status).toBe(200)
     const { call: free } = rawService()
-    for (let i = 0; i < 20; i++) expect((await free('/v1/integrations/active')).headers.get('ratelimit-limit')).toBeNull()
+    for (let i = 0; i < 20; i++)
+      expect((await free('/v1/integrations/active')).headers.get('ratelimit-limit')).toBeNull()
   })
 })

@@ -11,7 +11,11 @@ function fixture() {
     ],
     subscribers: [],
     integrations: [
-      integration('email', 'email-a', { primary: true, environmentId: 'dev', credentials: { apiKey: 'k', senderName: 'S' } }),
+      integration('email', 'email-a', {
+        primary: true,
+        environmentId: 'dev',
+        credentials: { apiKey: 'k', senderName: 'S' },
+      }),
       integration('email', 'email-b', { environmentId: 'dev' }),
       integration('email', 'email-c', { environmentId: 'dev', active: false }),
       integration('email', 'email-prod', { primary: true, environmentId: 'prod' }),
@@ -29,10 +33,19 @@ describe('integrations', () => {
     expect(res.status).toBe(200)
     expect(res.json.map((i: any) => i.identifier)).toEqual(['email-a', 'email-b', 'email-prod', 'sms-a', 'chat-a'])
     const first = res.json[0]
-    expect(first).toMatchObject({ channel: 'email', primary: true, active: true, deleted: false, _environmentId: 'dev', _organizationId: 'org-1' })
+    expect(first).toMatchObject({
+      channel: 'email',
+      primary: true,
+      active: true,
+      deleted: false,
+      _environmentId: 'dev',
+      _organizationId: 'org-1',
+    })
     expect(first.credentials).toEqual({ apiKey: 'k', senderName: 'S' })
     expect('configurations' in first).toBe(false)
-    expect((await call('/v1/integrations/active', { apiKey: 'other-key' })).json.map((i: any) => i.identifier)).toEqual(['push-other'])
+    expect((await call('/v1/integrations/active', { apiKey: 'other-key' })).json.map((i: any) => i.identifier)).toEqual(
+      ['push-other'],
+    )
   })
 
   it('set-primary moves primary within environment and channel only', async () => {
@@ -47,7 +60,12 @@ describe('integrations', () => {
     // Setting the current primary again changes nothing.
     res = await call(`/v1/integrations/${byIdentifier('email-c')._id}/set-primary`, { method: 'POST' })
     expect(res.json.primary).toBe(true)
-    expect(service.state.integrations().filter((i) => i.primary).map((i) => i.identifier)).toEqual(['email-c', 'email-prod'])
+    expect(
+      service.state
+        .integrations()
+        .filter((i) => i.primary)
+        .map((i) => i.identifier),
+    ).toEqual(['email-c', 'email-prod'])
     res = await call(`/v1/integrations/${byIdentifier('sms-a')._id}/set-primary`, { method: 'POST' })
     expect(res.json.primary).toBe(true)
   })
@@ -71,9 +89,13 @@ describe('integrations', () => {
     const res = await call(`/v1/integrations/${prod._id}/set-primary`, { method: 'POST', apiKey: 'dev-key' })
     expect(res.status).toBe(404)
     expect(res.json.message).toBe(`Integration ${prod._id} not found`)
-    expect((await call(`/v1/integrations/${dev._id}/set-primary`, { method: 'POST', apiKey: 'prod-key' })).status).toBe(404)
+    expect((await call(`/v1/integrations/${dev._id}/set-primary`, { method: 'POST', apiKey: 'prod-key' })).status).toBe(
+      404,
+    )
     expect(JSON.stringify(service.state.integrations())).toBe(before)
     // From its own environment it works as before.
-    expect((await call(`/v1/integrations/${prod._id}/set-primary`, { method: 'POST', apiKey: 'prod-key' })).status).toBe(200)
+    expect(
+      (await call(`/v1/integrations/${prod._id}/set-primary`, { method: 'POST', apiKey: 'prod-key' })).status,
+    ).toBe(200)
   })
 })

@@ -8,10 +8,7 @@ const FEED = `/v1/subscribers/${TEST_SUBSCRIBER_ID}/notifications/feed?limit=100
 function setup() {
   const fixture = buildFixture({
     subscribers: [subscriber('user-2')],
-    messages: [
-      ...messages(TEST_SUBSCRIBER_ID, 4, (i) => ({ read: i === 0, seen: i <= 1 })),
-      ...messages('user-2', 2),
-    ],
+    messages: [...messages(TEST_SUBSCRIBER_ID, 4, (i) => ({ read: i === 0, seen: i <= 1 })), ...messages('user-2', 2)],
   })
   const started = rawService({ fixture })
   const mine = started.service.state.messages(TEST_SUBSCRIBER_ID)
@@ -53,7 +50,9 @@ describe('POST /v1/subscribers/{id}/messages/mark-as', () => {
 
   it('takes an array or a comma-separated string and skips unknown and foreign ids', async () => {
     const { call, mine, theirs } = setup()
-    let res = await call(MARK, { body: { messageId: [mine[2]!._id, theirs[0]!._id, 'ffffffffffffffffffffffff', mine[3]!._id], markAs: 'read' } })
+    let res = await call(MARK, {
+      body: { messageId: [mine[2]!._id, theirs[0]!._id, 'ffffffffffffffffffffffff', mine[3]!._id], markAs: 'read' },
+    })
     expect(res.status).toBe(201)
     expect(res.json.map((m: any) => m._id)).toEqual([mine[2]!._id, mine[3]!._id])
     res = await call(MARK, { body: { messageId: `${mine[0]!._id}, ${mine[1]!._id}`, markAs: 'unseen' } })

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { TEST_SUBSCRIBER_ID, buildFixture, channelStep, delayStep, emailStep, inApp, subscriber, workflow } from '../support/fixtures'
+import {
+  TEST_SUBSCRIBER_ID,
+  buildFixture,
+  channelStep,
+  delayStep,
+  emailStep,
+  inApp,
+  subscriber,
+  workflow,
+} from '../support/fixtures'
 import { rawService } from './helpers'
 
 const PREFS = `/v2/subscribers/${TEST_SUBSCRIBER_ID}/preferences`
@@ -7,7 +16,9 @@ const PREFS = `/v2/subscribers/${TEST_SUBSCRIBER_ID}/preferences`
 function fixture() {
   return buildFixture({
     workflows: [
-      workflow('mention', [inApp('m'), emailStep(), channelStep('sms', 'x', { active: false })], { preferenceSettings: { email: false } }),
+      workflow('mention', [inApp('m'), emailStep(), channelStep('sms', 'x', { active: false })], {
+        preferenceSettings: { email: false },
+      }),
       workflow('deploy', [inApp('d'), delayStep(1), channelStep('chat')]),
       workflow('alert', [inApp('a'), emailStep()], { critical: true, preferenceSettings: { email: true } }),
       workflow('retired', [inApp('r')], { active: false }),
@@ -74,15 +85,30 @@ describe('PATCH /v2/subscribers/{id}/preferences', () => {
     expect(res.json.global.channels.email).toBe(false)
     const deploy = res.json.workflows.find((w: any) => w.workflow.identifier === 'deploy')
     expect(deploy.channels).toEqual({ in_app: true, chat: true })
-    res = await call('/v2/subscribers/plain/preferences', { method: 'PATCH', body: { workflowId: 'deploy', channels: { chat: false } } })
-    expect(res.json.workflows.find((w: any) => w.workflow.identifier === 'deploy').channels).toEqual({ in_app: true, chat: false })
-    res = await call('/v2/subscribers/plain/preferences', { method: 'PATCH', body: { workflowId: 'push-only', channels: { push: false } } })
+    res = await call('/v2/subscribers/plain/preferences', {
+      method: 'PATCH',
+      body: { workflowId: 'deploy', channels: { chat: false } },
+    })
+    expect(res.json.workflows.find((w: any) => w.workflow.identifier === 'deploy').channels).toEqual({
+      in_app: true,
+      chat: false,
+    })
+    res = await call('/v2/subscribers/plain/preferences', {
+      method: 'PATCH',
+      body: { workflowId: 'push-only', channels: { push: false } },
+    })
     expect(res.json.workflows.find((w: any) => w.workflow.identifier === 'pushy').channels).toEqual({ push: false })
     const id = service.state.workflows().find((w) => w.identifier === 'mention')!._id
-    res = await call('/v2/subscribers/plain/preferences', { method: 'PATCH', body: { workflowId: id, channels: { email: true } } })
+    res = await call('/v2/subscribers/plain/preferences', {
+      method: 'PATCH',
+      body: { workflowId: id, channels: { email: true } },
+    })
     expect(res.json.workflows[0].channels.email).toBe(true)
     expect(res.json.workflows[0].overrides[1]).toEqual({ channel: 'email', source: 'subscriber' })
-    const schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:30 PM' }] } } }
+    const schedule = {
+      isEnabled: true,
+      weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:30 PM' }] } },
+    }
     res = await call('/v2/subscribers/plain/preferences', { method: 'PATCH', body: { schedule } })
     expect(res.json.global.schedule).toEqual(schedule)
     expect((await call('/v2/subscribers/plain/preferences')).json.global.schedule).toEqual(schedule)
@@ -90,11 +116,18 @@ describe('PATCH /v2/subscribers/{id}/preferences', () => {
 
   it('refuses critical (400), unknown (404) and malformed (422) updates', async () => {
     const { call } = rawService({ fixture: fixture() })
-    const patch = (body: unknown, who = 'plain') => call(`/v2/subscribers/${who}/preferences`, { method: 'PATCH', body })
+    const patch = (body: unknown, who = 'plain') =>
+      call(`/v2/subscribers/${who}/preferences`, { method: 'PATCH', body })
     expect((await patch({ workflowId: 'alert', channels: { email: false } })).status).toBe(400)
     expect((await patch({ workflowId: 'missing', channels: { email: false } })).status).toBe(404)
     expect((await patch({ channels: { email: false } }, 'nobody')).status).toBe(404)
-    const res = await patch({ channels: { fax: true, email: 'no' }, schedule: { isEnabled: 'yes', weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '25:00', end: '10:00 AM' }] } } } })
+    const res = await patch({
+      channels: { fax: true, email: 'no' },
+      schedule: {
+        isEnabled: 'yes',
+        weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '25:00', end: '10:00 AM' }] } },
+      },
+    })
     expect(res.status).toBe(422)
     expect(Object.keys(res.json.errors).sort()).toEqual([
       'channels.email',

@@ -32,7 +32,10 @@ export function startCli(args: string[]) {
       check()
       void exited.then((code) => reject(new Error(`exited ${code} before printing ${re}: ${err}`)))
     })
-  const ready = printed(/listening on (\S+)\nAPI key: (\S+)\n/).then(([, url, apiKey]) => ({ url: url!, apiKey: apiKey! }))
+  const ready = printed(/listening on (\S+)\nAPI key: (\S+)\n/).then(([, url, apiKey]) => ({
+    url: url!,
+    apiKey: apiKey!,
+  }))
   return {
     child,
     ready,

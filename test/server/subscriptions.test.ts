@@ -53,7 +53,9 @@ describe('GET /v2/topics/{key}/subscriptions', () => {
         let before: string | null = forward[forward.length - 1]!
         let first = true
         while (before) {
-          const res: any = await call(`/v2/topics/news/subscriptions?limit=${limit}&orderDirection=${direction}&before=${before}&includeCursor=${first}`)
+          const res: any = await call(
+            `/v2/topics/news/subscriptions?limit=${limit}&orderDirection=${direction}&before=${before}&includeCursor=${first}`,
+          )
           const ids = res.json.data.map((s: any) => s._id)
           back.unshift(...ids)
           if (first) expect(ids[ids.length - 1]).toBe(forward[forward.length - 1])
@@ -67,7 +69,9 @@ describe('GET /v2/topics/{key}/subscriptions', () => {
 
   it('includes the cursor item on request and answers an empty page for an unknown id', async () => {
     const { call } = rawService({ fixture: fixture() })
-    const all = (await call('/v2/topics/news/subscriptions?limit=100&orderDirection=ASC')).json.data.map((s: any) => s._id)
+    const all = (await call('/v2/topics/news/subscriptions?limit=100&orderDirection=ASC')).json.data.map(
+      (s: any) => s._id,
+    )
     let res = await call(`/v2/topics/news/subscriptions?limit=3&orderDirection=ASC&after=${all[5]}&includeCursor=true`)
     expect(res.json.data.map((s: any) => s._id)).toEqual(all.slice(5, 8))
     expect(res.json.previous).toBe(all[5])
@@ -83,7 +87,10 @@ describe('GET /v2/topics/{key}/subscriptions', () => {
     let res = await call('/v2/topics/ops/subscriptions')
     expect(res.json).toMatchObject({ totalCount: 2, totalCountCapped: false, next: null, previous: null })
     const item = res.json.data[0]
-    expect(item).toMatchObject({ topic: { key: 'ops' }, subscriber: { subscriberId: 'm-01', firstName: 'm-01', email: null } })
+    expect(item).toMatchObject({
+      topic: { key: 'ops' },
+      subscriber: { subscriberId: 'm-01', firstName: 'm-01', email: null },
+    })
     expect(item._id).toMatch(/^[0-9a-f]{24}$/)
     res = await call(`/v2/topics/news/subscriptions?subscriberId=m-07`)
     expect(res.json.data.map((s: any) => s.subscriber.subscriberId)).toEqual(['m-07'])
@@ -112,9 +119,17 @@ describe('GET /v2/topics/{key}/subscriptions', () => {
     const id = 'a'.repeat(24)
     let res = await call(`/v2/topics/news/subscriptions?after=${id}&before=${id}`)
     expect(res.status).toBe(400)
-    res = await call('/v2/topics/news/subscriptions?after=nope&limit=500&orderDirection=up&orderBy=name&includeCursor=1')
+    res = await call(
+      '/v2/topics/news/subscriptions?after=nope&limit=500&orderDirection=up&orderBy=name&includeCursor=1',
+    )
     expect(res.status).toBe(422)
-    expect(Object.keys(res.json.errors).sort()).toEqual(['after', 'includeCursor', 'limit', 'orderBy', 'orderDirection'])
+    expect(Object.keys(res.json.errors).sort()).toEqual([
+      'after',
+      'includeCursor',
+      'limit',
+      'orderBy',
+      'orderDirection',
+    ])
     expect((await call('/v2/topics/missing/subscriptions')).status).toBe(404)
   })
 })

@@ -19,7 +19,10 @@ function fixture() {
       workflow('mention', [
         inApp('{{actor.firstName}} mentioned {{subscriber.firstName}} in {{payload.doc.title}}', {
           subject: 'Mention {{payload.missing}}',
-          cta: { url: '/docs/{{payload.doc.id}}', buttons: [{ type: 'primary', content: 'Open {{payload.doc.title}}' }] },
+          cta: {
+            url: '/docs/{{payload.doc.id}}',
+            buttons: [{ type: 'primary', content: 'Open {{payload.doc.title}}' }],
+          },
           avatar: '/icons/{{payload.kind}}.svg',
         }),
         emailStep('Hi {{subscriber.firstName}}', 'Body'),
@@ -35,7 +38,11 @@ function fixture() {
       workflow('quick', [delayStep(0.02), inApp('soon')]),
     ],
     subscribers: [
-      subscriber(TEST_SUBSCRIBER_ID, { firstName: 'Ada', email: 'ada@example.com', preferences: { channels: { in_app: false } } }),
+      subscriber(TEST_SUBSCRIBER_ID, {
+        firstName: 'Ada',
+        email: 'ada@example.com',
+        preferences: { channels: { in_app: false } },
+      }),
       subscriber('bo', { firstName: 'Bo', email: 'bo@example.com', phone: '+15550100' }),
       subscriber('cy', { firstName: 'Cy' }),
     ],
@@ -53,7 +60,13 @@ describe('POST /v1/events/trigger', () => {
   it('delivers every channel, rendering templates, honouring preferences', async () => {
     const { call, service } = rawService({ fixture: fixture() })
     const res = await call('/v1/events/trigger', {
-      body: { name: 'mention', to: ['bo', TEST_SUBSCRIBER_ID], payload: { doc: { id: 7, title: 'Plan' }, kind: 'doc' }, actor: { subscriberId: 'eve', firstName: 'Eve', avatar: '/eve.png' }, transactionId: 'tx-1' },
+      body: {
+        name: 'mention',
+        to: ['bo', TEST_SUBSCRIBER_ID],
+        payload: { doc: { id: 7, title: 'Plan' }, kind: 'doc' },
+        actor: { subscriberId: 'eve', firstName: 'Eve', avatar: '/eve.png' },
+        transactionId: 'tx-1',
+      },
     })
     expect(res.status).toBe(201)
     expect(res.json).toEqual({ acknowledged: true, status: 'processed', transactionId: 'tx-1' })
@@ -69,9 +82,17 @@ describe('POST /v1/events/trigger', () => {
     expect(inApp.content).toBe('Eve mentioned Bo in Plan')
     expect(inApp.subject).toBe('Mention ')
     expect(inApp.actor).toEqual({ type: 'user', data: '/eve.png' })
-    expect(inApp.cta).toEqual({ type: 'redirect', data: { url: '/docs/7' }, action: { status: 'pending', buttons: [{ type: 'primary', content: 'Open Plan' }] } })
+    expect(inApp.cta).toEqual({
+      type: 'redirect',
+      data: { url: '/docs/7' },
+      action: { status: 'pending', buttons: [{ type: 'primary', content: 'Open Plan' }] },
+    })
     expect(inApp.transactionId).toBe('tx-1')
-    expect(bo.find((m) => m.channel === 'email')).toMatchObject({ subject: 'Hi Bo', providerId: 'smtp', email: 'bo@example.com' })
+    expect(bo.find((m) => m.channel === 'email')).toMatchObject({
+      subject: 'Hi Bo',
+      providerId: 'smtp',
+      email: 'bo@example.com',
+    })
     expect(bo.find((m) => m.channel === 'sms')!.errorText).toMatch(/primary sms/)
     // user-1 turned in_app off globally: no feed message, the rest still goes.
     const ada = service.state.messages(TEST_SUBSCRIBER_ID)
@@ -79,13 +100,23 @@ describe('POST /v1/events/trigger', () => {
     expect(ada.some((m) => m.channel === 'email')).toBe(true)
     expect(service.state.subscriber('eve')?.firstName).toBe('Eve')
     const feed = await call('/v1/subscribers/bo/notifications/feed')
-    expect(feed.json.data[0]).toMatchObject({ content: 'Eve mentioned Bo in Plan', payload: { kind: 'doc' }, read: false, seen: false })
+    expect(feed.json.data[0]).toMatchObject({
+      content: 'Eve mentioned Bo in Plan',
+      payload: { kind: 'doc' },
+      read: false,
+      seen: false,
+    })
   })
 
   it('delivers critical workflows despite preferences, and uses the step avatar without an actor', async () => {
     const { call, service } = rawService({ fixture: fixture() })
     await call('/v1/events/trigger', { body: { name: 'alert', to: TEST_SUBSCRIBER_ID } })
-    expect(service.state.messages(TEST_SUBSCRIBER_ID).map((m) => m.channel).sort()).toEqual(['email', 'in_app'])
+    expect(
+      service.state
+        .messages(TEST_SUBSCRIBER_ID)
+        .map((m) => m.channel)
+        .sort(),
+    ).toEqual(['email', 'in_app'])
     await call('/v1/events/trigger', { body: { name: 'mention', to: 'cy', payload: { kind: 'bell' } } })
     const m = service.state.messages('cy').find((x) => x.channel === 'in_app')!
     expect(m.actor).toEqual({ type: 'system_custom', data: '/icons/bell.svg' })
@@ -95,23 +126,38 @@ describe('POST /v1/events/trigger', () => {
   it('fans out to topics minus exclude, delivers duplicates once, creates subscribers from objects', async () => {
     const { call, service } = rawService({ fixture: fixture() })
     const res = await call('/v1/events/trigger', {
-      body: { name: 'alert', to: [{ type: 'Topic', topicKey: 'team', exclude: ['cy'] }, 'bo', { subscriberId: 'new-one', firstName: 'Nu' }, { type: 'Topic', topicKey: 'nope' }] },
+      body: {
+        name: 'alert',
+        to: [
+          { type: 'Topic', topicKey: 'team', exclude: ['cy'] },
+          'bo',
+          { subscriberId: 'new-one', firstName: 'Nu' },
+          { type: 'Topic', topicKey: 'nope' },
+        ],
+      },
     })
     expect(res.json.status).toBe('processed')
     const inAppCount = (id: string) => service.state.messages(id).filter((m) => m.channel === 'in_app').length
-    expect([inAppCount(TEST_SUBSCRIBER_ID), inAppCount('bo'), inAppCount('cy'), inAppCount('new-one')]).toEqual([1, 1, 0, 1])
+    expect([inAppCount(TEST_SUBSCRIBER_ID), inAppCount('bo'), inAppCount('cy'), inAppCount('new-one')]).toEqual([
+      1, 1, 0, 1,
+    ])
     expect(service.state.subscriber('new-one')?.firstName).toBe('Nu')
   })
 
   it('answers each trigger status in the documented order', async () => {
     const { call } = rawService({ fixture: fixture() })
     const status = async (body: object) => (await call('/v1/events/trigger', { body })).json
-    expect(await status({ name: 'mention', to: 'bo', tenant: 'ghost' })).toMatchObject({ acknowledged: true, status: 'no_tenant_found' })
+    expect(await status({ name: 'mention', to: 'bo', tenant: 'ghost' })).toMatchObject({
+      acknowledged: true,
+      status: 'no_tenant_found',
+    })
     expect(await status({ name: 'off', to: 'bo', tenant: 'ghost' })).toMatchObject({ status: 'no_tenant_found' })
     expect(await status({ name: 'off', to: 'bo' })).toMatchObject({ status: 'trigger_not_active' })
     expect(await status({ name: 'nothing', to: 'bo' })).toMatchObject({ status: 'no_workflow_steps_defined' })
     expect(await status({ name: 'dormant', to: 'bo' })).toMatchObject({ status: 'no_workflow_active_steps_defined' })
-    expect(await status({ name: 'mention', to: ['has space', { email: 'x@y.z' }, { type: 'Topic', topicKey: 'nope' }] })).toMatchObject({ status: 'invalid_recipients' })
+    expect(
+      await status({ name: 'mention', to: ['has space', { email: 'x@y.z' }, { type: 'Topic', topicKey: 'nope' }] }),
+    ).toMatchObject({ status: 'invalid_recipients' })
     expect(await status({ name: 'mention', to: [] })).toMatchObject({ status: 'invalid_recipients' })
     const ok = await status({ name: 'mention', to: 'bo', tenant: { identifier: 'acme', name: 'Acme Inc' } })
     expect(ok.status).toBe('processed')
@@ -123,15 +169,27 @@ describe('POST /v1/events/trigger', () => {
 
   it('updates an existing tenant from a tenant object', async () => {
     const { call, service } = rawService({ fixture: fixture() })
-    await call('/v1/events/trigger', { body: { name: 'mention', to: 'bo', tenant: { identifier: 'acme', name: 'Acme Inc', data: { tier: 'gold' } } } })
+    await call('/v1/events/trigger', {
+      body: { name: 'mention', to: 'bo', tenant: { identifier: 'acme', name: 'Acme Inc', data: { tier: 'gold' } } },
+    })
     expect(service.state.tenants()[0]).toMatchObject({ name: 'Acme Inc', data: { tier: 'gold' } })
   })
 
   it('answers 422 naming every bad field', async () => {
     const { call } = rawService({ fixture: fixture() })
-    const res = await call('/v1/events/trigger', { body: { name: '', payload: [], overrides: 'x', transactionId: 5, actor: 3, tenant: {} } })
+    const res = await call('/v1/events/trigger', {
+      body: { name: '', payload: [], overrides: 'x', transactionId: 5, actor: 3, tenant: {} },
+    })
     expect(res.status).toBe(422)
-    expect(Object.keys(res.json.errors).sort()).toEqual(['actor', 'name', 'overrides', 'payload', 'tenant', 'to', 'transactionId'])
+    expect(Object.keys(res.json.errors).sort()).toEqual([
+      'actor',
+      'name',
+      'overrides',
+      'payload',
+      'tenant',
+      'to',
+      'transactionId',
+    ])
   })
 
   it('postpones the steps after a delay until it is due (controlled clock)', async () => {

@@ -118,7 +118,11 @@ describe('the reference service’s webhooks', () => {
     expect(first.headers['webhook-id']).toMatch(/^msg_/)
     // The waits double: 50 ms, then 100 ms.
     expect(third.at - second.at).toBeGreaterThanOrEqual(95)
-    expect({ delivered: service.webhooks.delivered, failed: service.webhooks.failed, attempts: service.webhooks.attempts }).toEqual({
+    expect({
+      delivered: service.webhooks.delivered,
+      failed: service.webhooks.failed,
+      attempts: service.webhooks.attempts,
+    }).toEqual({
       delivered: 1,
       failed: 0,
       attempts: 3,
@@ -131,7 +135,9 @@ describe('the reference service’s webhooks', () => {
     await call('/v1/events/trigger', { name: 'test-workflow', to: 'user-1' })
     await service.webhooks.idle()
     const id = service.state.messages('user-1')[0]!._id
-    expect((await call('/v1/subscribers/user-1/messages/mark-as', { messageId: [id], markAs: 'read' })).status).toBe(201)
+    expect((await call('/v1/subscribers/user-1/messages/mark-as', { messageId: [id], markAs: 'read' })).status).toBe(
+      201,
+    )
     await service.webhooks.idle()
     expect(hooks.received.map((h) => verified(h).type)).toEqual(['message.created', 'message.updated'])
     expect(verified(hooks.received[1]!).data.messageIds).toEqual([id])
@@ -144,7 +150,12 @@ describe('the reference service’s webhooks', () => {
     const fixture = buildFixture({
       workflows: [workflow('later', [delayStep(30, 'seconds'), inApp('Later')]), workflow('news', [inApp('News')])],
       subscribers: Array.from({ length: 600 }, (_, i) => subscriber(`reader-${i}`)),
-      topics: [topic('all', Array.from({ length: 600 }, (_, i) => `reader-${i}`))],
+      topics: [
+        topic(
+          'all',
+          Array.from({ length: 600 }, (_, i) => `reader-${i}`),
+        ),
+      ],
     })
     const { service, call } = serviceWith(
       {
@@ -153,7 +164,10 @@ describe('the reference service’s webhooks', () => {
         fetch: async (input, init) => {
           const request = new Request(input, init)
           const body = await request.text()
-          const payload = verifier.verify(body, Object.fromEntries(request.headers)) as { type: string; data: (typeof posted)[number] }
+          const payload = verifier.verify(body, Object.fromEntries(request.headers)) as {
+            type: string
+            data: (typeof posted)[number]
+          }
           posted.push({ ...payload.data, type: payload.type })
           return new Response(null, { status: 204 })
         },
@@ -168,7 +182,14 @@ describe('the reference service’s webhooks', () => {
     now += 31_000
     await service.settle()
     await service.webhooks.idle()
-    expect(posted).toEqual([{ type: 'message.created', subscriberId: 'user-1', environmentId: 'env-test', messageIds: [service.state.messages('user-1')[0]!._id] }])
+    expect(posted).toEqual([
+      {
+        type: 'message.created',
+        subscriberId: 'user-1',
+        environmentId: 'env-test',
+        messageIds: [service.state.messages('user-1')[0]!._id],
+      },
+    ])
 
     posted.length = 0
     const answer = await call('/v1/events/trigger', { name: 'news', to: { type: 'Topic', topicKey: 'all' } })
@@ -179,7 +200,11 @@ describe('the reference service’s webhooks', () => {
     await service.webhooks.idle()
     expect(posted).toHaveLength(600)
     expect(new Set(posted.map((p) => p.subscriberId)).size).toBe(600)
-    expect(posted.every((p) => p.messageIds.length === 1 && p.messageIds[0] === service.state.messages(p.subscriberId)[0]!._id)).toBe(true)
+    expect(
+      posted.every(
+        (p) => p.messageIds.length === 1 && p.messageIds[0] === service.state.messages(p.subscriberId)[0]!._id,
+      ),
+    ).toBe(true)
   })
 
   it('reaches an open stream end to end: service → signed webhook → proxy → the subscriber’s stream', async () => {
@@ -202,7 +227,9 @@ describe('the reference service’s webhooks', () => {
       events: { webhookSecret: WEBHOOK_SECRET },
     })
     const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 60 })
-    const response = await proxy(new Request('http://app.test/api/inbox/events', { headers: { authorization: `Bearer ${token}` } }))
+    const response = await proxy(
+      new Request('http://app.test/api/inbox/events', { headers: { authorization: `Bearer ${token}` } }),
+    )
     const events = readStream(response.body!)
     expect((await events.next())?.event).toBe('ready')
     await service.fetch(
@@ -240,7 +267,10 @@ describe('npm run server -- --webhook URL --webhook-secret S', () => {
       })
       expect(((await trigger.json()) as { status: string }).status).toBe('processed')
       await hooks.count(1)
-      expect(verified(hooks.received[0]!)).toMatchObject({ type: 'message.created', data: { subscriberId: 'demo-user' } })
+      expect(verified(hooks.received[0]!)).toMatchObject({
+        type: 'message.created',
+        data: { subscriberId: 'demo-user' },
+      })
     } finally {
       child.kill()
     }

@@ -17,7 +17,15 @@ function results(gzip: number): BenchResults {
     date: '2026-11-22T05:00:00.000Z',
     command: 'npm run bench',
     measured: ['size', 'browser', 'service'],
-    machine: { cpus: 2, cpuModel: 'AMD EPYC', memoryGiB: 24, os: 'linux x64', node: 'v20', chromium: 'Chromium', loadAverage: { start: 1, end: 2 } },
+    machine: {
+      cpus: 2,
+      cpuModel: 'AMD EPYC',
+      memoryGiB: 24,
+      os: 'linux x64',
+      node: 'v20',
+      chromium: 'Chromium',
+      loadAverage: { start: 1, end: 2 },
+    },
     bundler: 'vite',
     kits: {
       'inbox-kit': { package: 'inbox-kit', version: '0.1.0', bundle: cost(gzip) },

@@ -68,11 +68,17 @@ export async function checkStory(page: Page, story: IndexEntry): Promise<string[
       problems.push(`did not render: ${outcome.reason}`)
     } else {
       await page
-        .waitForFunction(() => !document.querySelector('#storybook-root [aria-busy="true"]'), undefined, { timeout: 800 })
+        .waitForFunction(() => !document.querySelector('#storybook-root [aria-busy="true"]'), undefined, {
+          timeout: 800,
+        })
         .catch(() => undefined)
       await page.waitForTimeout(150)
       const off = story.tags?.includes('unstyled') ? ['target-size'] : []
-      for (const v of await axeViolations(page, ['.sb-wrapper', '#storybook-docs', '#storybook-highlights-root'], off)) {
+      for (const v of await axeViolations(
+        page,
+        ['.sb-wrapper', '#storybook-docs', '#storybook-highlights-root'],
+        off,
+      )) {
         problems.push(`axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.slice(0, 3).join(', ')}`)
       }
     }

@@ -29,7 +29,9 @@ beforeAll(async () => {
   const started = Date.now()
   await run(process.execPath, ['node_modules/storybook/dist/bin/dispatcher.js', 'build', '-o', outDir, '--quiet'])
   console.info(`storybook build: ${((Date.now() - started) / 1000).toFixed(1)} s`)
-  const index = JSON.parse(await readFile(join(outDir, 'index.json'), 'utf8')) as { entries: Record<string, IndexEntry> }
+  const index = JSON.parse(await readFile(join(outDir, 'index.json'), 'utf8')) as {
+    entries: Record<string, IndexEntry>
+  }
   stories = Object.values(index.entries).filter((entry) => entry.type === 'story')
   site = await serveStatic(outDir)
   browser = await launchBrowser()
@@ -50,7 +52,9 @@ describe('every story renders clean in Chromium', () => {
     const scenarios = ['Default', 'Unread', 'Empty', 'Loading', 'Error', 'Long Feed', 'Dark', 'RTL', 'Unstyled']
     expect(names('Inbox/Inbox')).toEqual(expect.arrayContaining([...scenarios, 'Custom Render', 'Headless']))
     // Every failure the inbox tells apart has a story of its own, and so do toasts.
-    expect(names('Inbox/Inbox')).toEqual(expect.arrayContaining(['Signed Out', 'Forbidden', 'Not Found', 'Unavailable', 'Malformed']))
+    expect(names('Inbox/Inbox')).toEqual(
+      expect.arrayContaining(['Signed Out', 'Forbidden', 'Not Found', 'Unavailable', 'Malformed']),
+    )
     expect(names('Inbox/Toaster')).toEqual(expect.arrayContaining(['Default', 'Dark', 'RTL']))
   })
 

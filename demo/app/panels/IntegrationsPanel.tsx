@@ -58,39 +58,39 @@ export function IntegrationsPanel({ environments = {} }: { environments?: Record
             {envs.map(([environmentId, list]) => {
               const envName = environments[environmentId] ?? environmentId
               return (
-              <div key={environmentId} className="demo-subgroup">
-                <h4 id={`${ids}-${environmentId}`}>{envName}</h4>
-                <ul className="demo-list">
-                  {list.map((integration) => {
-                    const id = integration._id ?? integration.identifier
-                    return (
-                      <li key={id} className="demo-list-row">
-                        <div className="demo-list-main">
-                          <span className="demo-list-title" id={`${ids}-${id}-name`}>
-                            {integration.name}
-                          </span>
-                          <span className="demo-muted">{integration.providerId}</span>
-                        </div>
-                        {integration.primary ? (
-                          <Badge tone="accent">{t.primary}</Badge>
-                        ) : PRIMARY_CHANNELS.includes(channel) && integration._id ? (
-                          <button
-                            type="button"
-                            className="demo-button demo-button-small"
-                            disabled={isPending}
-                            id={`${ids}-${id}-make`}
-                            // "Make primary Backup email Development": the visible text first, then what it acts on.
-                            aria-labelledby={`${ids}-${id}-make ${ids}-${id}-name ${ids}-${environmentId}`}
-                            onClick={() => makePrimary(integration._id!)}
-                          >
-                            {busyId === integration._id ? t.saving : t.makePrimary}
-                          </button>
-                        ) : null}
-                      </li>
-                    )
-                  })}
-                </ul>
-              </div>
+                <div key={environmentId} className="demo-subgroup">
+                  <h4 id={`${ids}-${environmentId}`}>{envName}</h4>
+                  <ul className="demo-list">
+                    {list.map((integration) => {
+                      const id = integration._id ?? integration.identifier
+                      return (
+                        <li key={id} className="demo-list-row">
+                          <div className="demo-list-main">
+                            <span className="demo-list-title" id={`${ids}-${id}-name`}>
+                              {integration.name}
+                            </span>
+                            <span className="demo-muted">{integration.providerId}</span>
+                          </div>
+                          {integration.primary ? (
+                            <Badge tone="accent">{t.primary}</Badge>
+                          ) : PRIMARY_CHANNELS.includes(channel) && integration._id ? (
+                            <button
+                              type="button"
+                              className="demo-button demo-button-small"
+                              disabled={isPending}
+                              id={`${ids}-${id}-make`}
+                              // "Make primary Backup email Development": the visible text first, then what it acts on.
+                              aria-labelledby={`${ids}-${id}-make ${ids}-${id}-name ${ids}-${environmentId}`}
+                              onClick={() => makePrimary(integration._id!)}
+                            >
+                              {busyId === integration._id ? t.saving : t.makePrimary}
+                            </button>
+                          ) : null}
+                        </li>
+                      )
+                    })}
+                  </ul>
+                </div>
               )
             })}
           </div>

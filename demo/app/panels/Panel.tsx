@@ -4,7 +4,17 @@ import type { Directory } from '../routes'
 import { useDemoStrings } from '../strings'
 
 /** A titled card of the demo's main area. */
-export function Panel({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
+export function Panel({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string
+  title: string
+  description?: string
+  children: ReactNode
+}) {
   return (
     <section className="demo-panel" id={id} aria-labelledby={`${id}-title`}>
       <header className="demo-panel-header">
@@ -17,7 +27,13 @@ export function Panel({ id, title, description, children }: { id: string; title:
 }
 
 /** A short status word in a coloured pill. */
-export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'error' | 'neutral' | 'accent'; children: ReactNode }) {
+export function Badge({
+  tone,
+  children,
+}: {
+  tone: 'ok' | 'warn' | 'error' | 'neutral' | 'accent'
+  children: ReactNode
+}) {
   return (
     <span className="demo-badge" data-tone={tone}>
       {children}

@@ -63,7 +63,8 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
 
   const workflow = workflows.find((w) => w.identifier === workflowId)
   useEffect(() => {
-    if (!workflowId && workflows[0]) setWorkflowId(workflows.find((w) => w.active)?.identifier ?? workflows[0].identifier)
+    if (!workflowId && workflows[0])
+      setWorkflowId(workflows.find((w) => w.active)?.identifier ?? workflows[0].identifier)
   }, [workflows, workflowId])
   useEffect(() => {
     if (workflow) setPayloadText(JSON.stringify(workflow.samplePayload, null, 2))
@@ -72,7 +73,13 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
   const parsed = useMemo(() => parsePayload(payloadText, t), [payloadText, t])
   const payloadError = 'error' in parsed ? parsed.error : null
   const recipients: Recipient[] =
-    audience === 'me' ? [subscriberId] : audience === 'several' ? several : topicKey ? [{ type: 'Topic', topicKey }] : []
+    audience === 'me'
+      ? [subscriberId]
+      : audience === 'several'
+        ? several
+        : topicKey
+          ? [{ type: 'Topic', topicKey }]
+          : []
   const countValid = Number.isInteger(count) && count >= 1 && count <= MAX_BULK
   const pending = triggering || bulkTriggering
   const canSend = !!workflow && !payloadError && recipients.length > 0 && countValid && !pending
@@ -83,8 +90,10 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
     setSendError(null)
     const body: TriggerBody = { name: workflow.identifier, to: recipients, payload: parsed.payload }
     try {
-      const results = count === 1 ? [await trigger(body)] : await bulkTrigger({ events: Array.from({ length: count }, () => body) })
-      const to = audience === 'me' ? t.toYou : audience === 'topic' ? t.toTopicNamed(topicKey) : t.toCount(several.length)
+      const results =
+        count === 1 ? [await trigger(body)] : await bulkTrigger({ events: Array.from({ length: count }, () => body) })
+      const to =
+        audience === 'me' ? t.toYou : audience === 'topic' ? t.toTopicNamed(topicKey) : t.toCount(several.length)
       setBatches((b) => [{ id: Date.now(), workflow: workflow.name, to, results }, ...b].slice(0, 5))
     } catch (error) {
       setSendError(errorText(error))

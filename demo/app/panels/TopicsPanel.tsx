@@ -18,7 +18,12 @@ function Pager(props: {
   const t = useDemoStrings()
   return (
     <nav className="demo-pager" aria-label={props.label}>
-      <button type="button" className="demo-button demo-button-small" disabled={!props.hasPrevious} onClick={props.previous}>
+      <button
+        type="button"
+        className="demo-button demo-button-small"
+        disabled={!props.hasPrevious}
+        onClick={props.previous}
+      >
         {t.previous}
       </button>
       {props.summary && <span className="demo-muted">{props.summary}</span>}
@@ -33,7 +38,8 @@ function Pager(props: {
 function TopicMembers({ topicKey }: { topicKey: string }) {
   const t = useDemoStrings()
   const list = useTopicSubscriptions(topicKey, { limit: PAGE_SIZE })
-  const total = list.totalCount === undefined ? undefined : t.inAll(`${list.totalCount}${list.totalCountCapped ? '+' : ''}`)
+  const total =
+    list.totalCount === undefined ? undefined : t.inAll(`${list.totalCount}${list.totalCountCapped ? '+' : ''}`)
   return (
     <>
       {list.error ? (
@@ -48,7 +54,8 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
             <li key={s._id} className="demo-list-row">
               <div className="demo-list-main">
                 <span className="demo-list-title">
-                  {[s.subscriber.firstName, s.subscriber.lastName].filter(Boolean).join(' ') || s.subscriber.subscriberId}
+                  {[s.subscriber.firstName, s.subscriber.lastName].filter(Boolean).join(' ') ||
+                    s.subscriber.subscriberId}
                 </span>
                 <span className="demo-muted">{s.subscriber.email ?? s.subscriber.subscriberId}</span>
               </div>

@@ -1,5 +1,14 @@
 import { forwardRef, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import type { FocusEvent, HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
+import type {
+  FocusEvent,
+  HTMLAttributes,
+  KeyboardEvent,
+  MouseEvent,
+  ReactElement,
+  ReactNode,
+  Ref,
+  RefAttributes,
+} from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { dayKey, formatDayLabel } from '../../core/format'
 import { useStore } from 'zustand'
@@ -19,8 +28,10 @@ import type { FeedFilter } from '../../core/items'
 export type { FeedFilter } from '../../core/items'
 
 /** Props of {@link Feed}; the rest lands on its root `<div>`. */
-export interface FeedProps<P extends JsonObject = JsonObject>
-  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onClick' | 'onSelect'> {
+export interface FeedProps<P extends JsonObject = JsonObject> extends Omit<
+  HTMLAttributes<HTMLDivElement>,
+  'children' | 'onClick' | 'onSelect'
+> {
   /** Which items to list. @default {} (all) */
   filter?: FeedFilter
   /** Page size. @default 20 */
@@ -87,30 +98,30 @@ const AT_TOP = 8
  */
 export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   {
-  filter,
-  limit = 20,
-  renderItem,
-  renderEmpty,
-  renderError,
-  renderLoading,
-  onNavigate,
-  onAction,
-  onItemClick,
-  markSeenOnView = false,
-  groupByDay = true,
-  groupBy = 'day',
-  renderBody,
-  selectedId,
-  onSelect,
-  estimateSize = 88,
-  overscan = 4,
-  initialRect,
-  unstyled,
-  emptyVariant,
-  className,
-  style,
-  ...rest
-}: FeedProps<P>,
+    filter,
+    limit = 20,
+    renderItem,
+    renderEmpty,
+    renderError,
+    renderLoading,
+    onNavigate,
+    onAction,
+    onItemClick,
+    markSeenOnView = false,
+    groupByDay = true,
+    groupBy = 'day',
+    renderBody,
+    selectedId,
+    onSelect,
+    estimateSize = 88,
+    overscan = 4,
+    initialRect,
+    unstyled,
+    emptyVariant,
+    className,
+    style,
+    ...rest
+  }: FeedProps<P>,
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
   const { m, locale, root, c, child: scope, sync } = useUI('Feed', unstyled)
@@ -160,7 +171,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         // A thread sits where its newest item is (the feed is newest first).
         if (thread[0] !== item) continue
         out.push({ kind: 'item', key: item._id, item, thread })
-        if (expanded.has(key!)) for (const other of thread.slice(1)) out.push({ kind: 'item', key: other._id, item: other, child: true })
+        if (expanded.has(key!))
+          for (const other of thread.slice(1)) out.push({ kind: 'item', key: other._id, item: other, child: true })
         continue
       }
       if (groupByDay && !threadOf) {
@@ -308,13 +320,13 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
 
   let content: ReactNode
   if (feed.isLoading) {
-    content = renderLoading ? (
-      renderLoading()
-    ) : (
-      <Skeleton c={c} label={m.loading} rows={4} lines={3} avatar />
-    )
+    content = renderLoading ? renderLoading() : <Skeleton c={c} label={m.loading} rows={4} lines={3} avatar />
   } else if (feed.error && items.length === 0) {
-    content = renderError ? renderError(feed.error, () => void feed.refetch()) : <TroubleNotice error={feed.error} c={c} />
+    content = renderError ? (
+      renderError(feed.error, () => void feed.refetch())
+    ) : (
+      <TroubleNotice error={feed.error} c={c} />
+    )
   } else if (items.length === 0) {
     content = renderEmpty ? (
       renderEmpty()
@@ -323,13 +335,23 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         c={c}
         state="empty"
         icon={<InboxEmptyIcon width={24} height={24} />}
-        title={(emptyVariant ?? (filter?.read === false ? 'unread' : 'all')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle}
+        title={
+          (emptyVariant ?? (filter?.read === false ? 'unread' : 'all')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle
+        }
         body={m.emptyBody}
       />
     )
   } else {
     const total = feed.totalCount
-    const setSize = threadOf ? (feed.hasMore ? -1 : listed.length) : feed.hasMore ? (typeof total === 'number' ? total - hiddenCount : -1) : shown.length
+    const setSize = threadOf
+      ? feed.hasMore
+        ? -1
+        : listed.length
+      : feed.hasMore
+        ? typeof total === 'number'
+          ? total - hiddenCount
+          : -1
+        : shown.length
     content = (
       // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the feed pattern: keys move between its articles
       <div
@@ -357,38 +379,38 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
                   {row.label}
                 </div>
               ) : (
-                  <NotificationItem
-                    item={row.item}
-                    tabIndex={row.item._id === activeId ? 0 : -1}
-                    aria-posinset={listed.indexOf(row.item) + 1}
-                    aria-setsize={setSize}
-                    aria-current={row.item._id === selectedId || undefined}
-                    data-thread={row.thread ? row.thread.length : undefined}
-                    data-thread-child={row.child ? '' : undefined}
-                    onFocus={onRowFocus}
-                    onClick={onRowClick}
-                    onOpen={onSelect ? onRowOpen : undefined}
-                    onNavigate={onNavigate as NavigateHandler | undefined}
-                    onAction={onAction as ActionHandler | undefined}
-                    render={renderItem as ((item: FeedItem, h: ItemHelpers) => ReactNode) | undefined}
-                    renderBody={renderBody as ((item: FeedItem) => ReactNode) | undefined}
-                    footer={
-                      row.thread && (
-                        <ThreadBar
-                          thread={row.thread}
-                          open={expanded.has(threadOf!(row.item)!)}
-                          onToggle={() => {
-                            const key = threadOf!(row.item)!
-                            setExpanded((set) => {
-                              const next = new Set(set)
-                              if (!next.delete(key)) next.add(key)
-                              return next
-                            })
-                          }}
-                        />
-                      )
-                    }
-                  />
+                <NotificationItem
+                  item={row.item}
+                  tabIndex={row.item._id === activeId ? 0 : -1}
+                  aria-posinset={listed.indexOf(row.item) + 1}
+                  aria-setsize={setSize}
+                  aria-current={row.item._id === selectedId || undefined}
+                  data-thread={row.thread ? row.thread.length : undefined}
+                  data-thread-child={row.child ? '' : undefined}
+                  onFocus={onRowFocus}
+                  onClick={onRowClick}
+                  onOpen={onSelect ? onRowOpen : undefined}
+                  onNavigate={onNavigate as NavigateHandler | undefined}
+                  onAction={onAction as ActionHandler | undefined}
+                  render={renderItem as ((item: FeedItem, h: ItemHelpers) => ReactNode) | undefined}
+                  renderBody={renderBody as ((item: FeedItem) => ReactNode) | undefined}
+                  footer={
+                    row.thread && (
+                      <ThreadBar
+                        thread={row.thread}
+                        open={expanded.has(threadOf!(row.item)!)}
+                        onToggle={() => {
+                          const key = threadOf!(row.item)!
+                          setExpanded((set) => {
+                            const next = new Set(set)
+                            if (!next.delete(key)) next.add(key)
+                            return next
+                          })
+                        }}
+                      />
+                    )
+                  }
+                />
               )}
             </div>
           )
@@ -399,42 +421,63 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
 
   return (
     <UIContext.Provider value={scope}>
-    <div ref={ref} {...root} {...c('inbox-feed', className)} data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
-      style={{ display: 'flex', flexDirection: 'column', minHeight: 0, position: 'relative', ...style }}
-      {...rest}
-    >
-      {hiddenCount > 0 && (
-        <button type="button" {...c('inbox-feed__new')} onClick={reveal}>
-          <ArrowUpIcon width={14} height={14} />
-          {plural(m.newNotifications, hiddenCount, locale)}
-        </button>
-      )}
-      {'data-inbox-root' in root && <LiveRegion />}
-      {trouble && items.length > 0 && <TroubleNotice error={trouble.error} c={c} banner />}
-      <div ref={virtual.scrollRef} {...c('inbox-feed__scroller')} style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}>
-        {content}
-        {feed.isFetchingNextPage && (
-          <div {...c('inbox-feed__more')} role="status">
-            <span {...c('inbox-spinner')} aria-hidden="true" />
-            <span style={visuallyHidden}>{m.loadingMore}</span>
-          </div>
+      <div
+        ref={ref}
+        {...root}
+        {...c('inbox-feed', className)}
+        data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
+        style={{ display: 'flex', flexDirection: 'column', minHeight: 0, position: 'relative', ...style }}
+        {...rest}
+      >
+        {hiddenCount > 0 && (
+          <button type="button" {...c('inbox-feed__new')} onClick={reveal}>
+            <ArrowUpIcon width={14} height={14} />
+            {plural(m.newNotifications, hiddenCount, locale)}
+          </button>
         )}
-        {feed.isError && items.length > 0 && (
-          <div {...c('inbox-feed__more')} role="alert">
-            <span>{m.errorTitle}</span>
-            <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void feed.fetchNextPage()}>
-              {m.retry}
-            </button>
-          </div>
-        )}
+        {'data-inbox-root' in root && <LiveRegion />}
+        {trouble && items.length > 0 && <TroubleNotice error={trouble.error} c={c} banner />}
+        <div
+          ref={virtual.scrollRef}
+          {...c('inbox-feed__scroller')}
+          style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}
+        >
+          {content}
+          {feed.isFetchingNextPage && (
+            <div {...c('inbox-feed__more')} role="status">
+              <span {...c('inbox-spinner')} aria-hidden="true" />
+              <span style={visuallyHidden}>{m.loadingMore}</span>
+            </div>
+          )}
+          {feed.isError && items.length > 0 && (
+            <div {...c('inbox-feed__more')} role="alert">
+              <span>{m.errorTitle}</span>
+              <button
+                type="button"
+                {...c('inbox-button')}
+                data-variant="ghost"
+                onClick={() => void feed.fetchNextPage()}
+              >
+                {m.retry}
+              </button>
+            </div>
+          )}
+        </div>
       </div>
-    </div>
     </UIContext.Provider>
   )
 }) as <P extends JsonObject = JsonObject>(props: FeedProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
 /** A thread's controls under its newest item: show or hide the others, and mark all of it read in one request. */
-function ThreadBar({ thread, open, onToggle }: { thread: FeedItem[]; open: boolean; onToggle: () => void }): ReactElement {
+function ThreadBar({
+  thread,
+  open,
+  onToggle,
+}: {
+  thread: FeedItem[]
+  open: boolean
+  onToggle: () => void
+}): ReactElement {
   const { m, locale, c, sync } = useUI('Feed')
   const unread = thread.filter((i) => !i.read).map((i) => i._id)
   return (
@@ -443,7 +486,12 @@ function ThreadBar({ thread, open, onToggle }: { thread: FeedItem[]; open: boole
         {open ? m.threadLess : plural(m.threadMore, thread.length - 1, locale)}
       </button>
       {unread.length > 0 && (
-        <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void sync.markAs(unread, 'read')}>
+        <button
+          type="button"
+          {...c('inbox-button')}
+          data-variant="ghost"
+          onClick={() => void sync.markAs(unread, 'read')}
+        >
           {plural(m.threadMarkRead, unread.length, locale)}
         </button>
       )}

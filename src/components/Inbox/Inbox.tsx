@@ -17,8 +17,7 @@ export type { InboxPlacement } from './parts'
 
 /** Props of the inbox UI (without the provider's). */
 export interface InboxViewProps<P extends JsonObject = JsonObject>
-  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onChange'>,
-    InboxPanelProps<P> {
+  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onChange'>, InboxPanelProps<P> {
   /** Controlled open state of the popover. */
   open?: boolean
   /** Initial open state when uncontrolled. @default false */
@@ -61,10 +60,10 @@ export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject
     if ((PROVIDER_KEYS as readonly string[]).includes(key)) provider[key] = value
     else view[key] = value
   }
-  if (props.subscriberId === undefined) return <InboxView {...(view)} />
+  if (props.subscriberId === undefined) return <InboxView {...view} />
   return (
     <InboxProvider {...(provider as unknown as InboxProviderProps)}>
-      <InboxView {...(view)} />
+      <InboxView {...view} />
     </InboxProvider>
   )
 }) as <P extends JsonObject = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
@@ -112,7 +111,7 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
     <InboxRoot ref={ref} open={shown} onOpenChange={setShown} unstyled={unstyled} {...div}>
       <BellTrigger countKind={countKind} titleCount={titleCount} renderBell={renderBell} />
       <PopoverContent placement={placement}>
-        <InboxPanel {...(panel)} />
+        <InboxPanel {...panel} />
       </PopoverContent>
       {toasts && <Toaster {...(toasts === true ? {} : toasts)} onOpen={() => setShown(true)} />}
     </InboxRoot>

@@ -15,7 +15,6 @@ import { InboxTabs, tabElementId } from './InboxTabs'
 import type { InboxTab } from './InboxTabs'
 import { InboxClose, InboxHeader, useInRoot } from './parts'
 
-
 const loadSettings = () => import('../PreferencesPanel/PreferencesPanel')
 const PreferencesPanel = /* @__PURE__ */ lazy(() => loadSettings().then((m) => ({ default: m.PreferencesPanel })))
 
@@ -93,7 +92,13 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
   )
   const active = tabs.find((t) => t.id === tab) ?? tabs[0]!
   const feed = view === 'feed'
-  const iconButton = (label: string, icon: ReactElement, onClick: () => void, disabled?: boolean, preload?: () => void) => (
+  const iconButton = (
+    label: string,
+    icon: ReactElement,
+    onClick: () => void,
+    disabled?: boolean,
+    preload?: () => void,
+  ) => (
     <button
       type="button"
       {...c('inbox-icon-button')}
@@ -122,7 +127,13 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
             )}
             {showPreferences &&
               // The settings view is a module of its own, fetched when its button is first pointed at or focused.
-              iconButton(m.openPreferences, <SettingsIcon width={18} height={18} />, () => setView('preferences'), false, () => void loadSettings().catch(() => {}))}
+              iconButton(
+                m.openPreferences,
+                <SettingsIcon width={18} height={18} />,
+                () => setView('preferences'),
+                false,
+                () => void loadSettings().catch(() => {}),
+              )}
           </div>
         )}
         {closable && <InboxClose data-inbox-close="" />}
@@ -132,8 +143,21 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
       )}
       {feed ? (
         <>
-          <InboxTabs tabs={tabs} value={active.id} onChange={setTab} label={m.tabsLabel} panelId={panelId} idBase={id} c={c} />
-          <div id={panelId} role="tabpanel" aria-labelledby={tabElementId(id, active.id)} {...c('inbox-popover__panel')}>
+          <InboxTabs
+            tabs={tabs}
+            value={active.id}
+            onChange={setTab}
+            label={m.tabsLabel}
+            panelId={panelId}
+            idBase={id}
+            c={c}
+          />
+          <div
+            id={panelId}
+            role="tabpanel"
+            aria-labelledby={tabElementId(id, active.id)}
+            {...c('inbox-popover__panel')}
+          >
             <Feed<P>
               key={active.id}
               filter={active.filter}

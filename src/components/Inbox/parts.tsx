@@ -140,7 +140,10 @@ function useTrigger(name: string, ref: Ref<HTMLElement> | undefined, onClick: In
 }
 
 /** The Bell wired to the surrounding {@link InboxRoot}: what `<Inbox>` uses, without `asChild`'s code. */
-export const BellTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, BellProps>(function BellTrigger({ onClick, ...rest }, ref) {
+export const BellTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, BellProps>(function BellTrigger(
+  { onClick, ...rest },
+  ref,
+) {
   const wired = useTrigger('InboxTrigger', ref, onClick)
   return <Bell {...rest} {...wired} ref={wired.ref} open={wired['aria-expanded']} />
 })
@@ -211,44 +214,43 @@ export const InboxContent = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxCont
 })
 
 /** {@link InboxContent} in place: what `<Inbox>` uses, without the portal's code. */
-export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<InboxContentProps, 'portal'>>(function PopoverContent(
-  { placement = 'bottom-end', className, children, ...rest },
-  ref,
-): ReactElement | null {
-  const ctx = useRoot('InboxContent')
-  const { c } = useUI('InboxContent')
-  const content = useRef<HTMLDivElement>(null)
-  const setRef = useMergedRef(ref, content)
-  const titleId = `${ctx.contentId}-title`
-  useFocusScope(content, { enabled: ctx.open })
-  useDismissableLayer(content, {
-    enabled: ctx.open,
-    inside: () => [ctx.trigger.current],
-    onDismiss: (reason, event) => {
-      const target = event.target as Element | null
-      // A pointer on something focusable leaves focus there; elsewhere focus goes back to the trigger.
-      const focusable = !!target?.closest?.('a[href], button, input, select, textarea, [tabindex]')
-      ctx.close(reason === 'escape' || (reason === 'outside' && !focusable))
-    },
-  })
-  if (!ctx.open) return null
-  return (
-    <div
-      ref={setRef}
-      id={ctx.contentId}
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      tabIndex={-1}
-      {...c('inbox-popover', className)}
-      data-placement={placement}
-      data-state="open"
-      {...rest}
-    >
-      <LabelContext.Provider value={titleId}>{children}</LabelContext.Provider>
-    </div>
-  )
-})
+export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<InboxContentProps, 'portal'>>(
+  function PopoverContent({ placement = 'bottom-end', className, children, ...rest }, ref): ReactElement | null {
+    const ctx = useRoot('InboxContent')
+    const { c } = useUI('InboxContent')
+    const content = useRef<HTMLDivElement>(null)
+    const setRef = useMergedRef(ref, content)
+    const titleId = `${ctx.contentId}-title`
+    useFocusScope(content, { enabled: ctx.open })
+    useDismissableLayer(content, {
+      enabled: ctx.open,
+      inside: () => [ctx.trigger.current],
+      onDismiss: (reason, event) => {
+        const target = event.target as Element | null
+        // A pointer on something focusable leaves focus there; elsewhere focus goes back to the trigger.
+        const focusable = !!target?.closest?.('a[href], button, input, select, textarea, [tabindex]')
+        ctx.close(reason === 'escape' || (reason === 'outside' && !focusable))
+      },
+    })
+    if (!ctx.open) return null
+    return (
+      <div
+        ref={setRef}
+        id={ctx.contentId}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        {...c('inbox-popover', className)}
+        data-placement={placement}
+        data-state="open"
+        {...rest}
+      >
+        <LabelContext.Provider value={titleId}>{children}</LabelContext.Provider>
+      </div>
+    )
+  },
+)
 
 /** Renders its child at the end of `document.body` (or `container`), in a box laid over the trigger. */
 function InPortal({ container, children }: { container?: Element; children: ReactNode }): ReactElement | null {
@@ -271,7 +273,11 @@ function InPortal({ container, children }: { container?: Element; children: Reac
   // The popover's own placement rules then apply as they do in place, relative to this box.
   const { top, left, width, height } = box
   return createPortal(
-    <div {...ctx.attrs} {...c('inbox-portal')} style={{ position: 'fixed', top, left, width, height, pointerEvents: 'none', zIndex: 1000 }}>
+    <div
+      {...ctx.attrs}
+      {...c('inbox-portal')}
+      style={{ position: 'fixed', top, left, width, height, pointerEvents: 'none', zIndex: 1000 }}
+    >
       {children}
     </div>,
     container ?? document.body,
@@ -304,35 +310,33 @@ export const InboxHeader = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxHeade
 })
 
 /** The bottom bar, for your own links and actions ("See all", "Settings"). */
-export const InboxFooter = /* @__PURE__ */ forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function InboxFooter(
-  { className, ...rest },
-  ref,
-): ReactElement {
-  const { c } = useUI('InboxFooter')
-  return <div ref={ref} {...c('inbox-footer', className)} {...rest} />
-})
+export const InboxFooter = /* @__PURE__ */ forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(
+  function InboxFooter({ className, ...rest }, ref): ReactElement {
+    const { c } = useUI('InboxFooter')
+    return <div ref={ref} {...c('inbox-footer', className)} {...rest} />
+  },
+)
 
 /** A button that closes the popover and gives focus back to the trigger; a close icon unless given children. */
-export const InboxClose = /* @__PURE__ */ forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement>>(function InboxClose(
-  { className, onClick, children, ...rest },
-  ref,
-): ReactElement {
-  const ctx = useRoot('InboxClose')
-  const { m, c } = useUI('InboxClose')
-  return (
-    <button
-      ref={ref}
-      type="button"
-      {...c('inbox-icon-button', className)}
-      aria-label={children ? undefined : m.close}
-      title={m.close}
-      onClick={compose(onClick, () => ctx.close(true))}
-      {...rest}
-    >
-      {children ?? <CloseIcon width={18} height={18} />}
-    </button>
-  )
-})
+export const InboxClose = /* @__PURE__ */ forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement>>(
+  function InboxClose({ className, onClick, children, ...rest }, ref): ReactElement {
+    const ctx = useRoot('InboxClose')
+    const { m, c } = useUI('InboxClose')
+    return (
+      <button
+        ref={ref}
+        type="button"
+        {...c('inbox-icon-button', className)}
+        aria-label={children ? undefined : m.close}
+        title={m.close}
+        onClick={compose(onClick, () => ctx.close(true))}
+        {...rest}
+      >
+        {children ?? <CloseIcon width={18} height={18} />}
+      </button>
+    )
+  },
+)
 
 /** Whether this is inside an {@link InboxRoot} (the default panel shows its close button only there). */
 export function useInRoot(): boolean {

@@ -27,15 +27,7 @@ function initials(name: string | undefined): string {
 }
 
 /** The actor's picture: an image for `user`, an icon for `system_icon`, nothing for `none`. */
-export function Avatar({
-  item,
-  alt,
-  c,
-}: {
-  item: FeedItem
-  alt: string
-  c: Part
-}): ReactElement {
+export function Avatar({ item, alt, c }: { item: FeedItem; alt: string; c: Part }): ReactElement {
   const [failed, setFailed] = useState(false)
   const actor = item.actor
   // No picture still takes the avatar's place, so every title starts at the same edge.

@@ -1,11 +1,5 @@
 import { forwardRef, memo, useCallback, useId } from 'react'
-import type {
-  HTMLAttributes,
-  KeyboardEvent,
-  MouseEvent,
-  ReactElement,
-  ReactNode,
-} from 'react'
+import type { HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
 import { formatDateTime, formatRelativeTime } from '../../core/format'
 import { useStore } from 'zustand'
@@ -42,8 +36,10 @@ export interface ItemHelpers {
 }
 
 /** Props of {@link NotificationItem}; the rest lands on the `<article>`. */
-export interface NotificationItemProps<P extends JsonObject = JsonObject>
-  extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
+export interface NotificationItemProps<P extends JsonObject = JsonObject> extends Omit<
+  HTMLAttributes<HTMLElement>,
+  'children'
+> {
   /** The feed item to show. */
   item: FeedItem<P>
   /** See {@link NavigateHandler}. */
@@ -81,186 +77,207 @@ function isInteractive(target: EventTarget | null, root: Element): boolean {
  */
 export const NotificationItem = /* @__PURE__ */ memo(
   forwardRef<HTMLElement, NotificationItemProps>(function NotificationItem(
-  { item, onNavigate, onAction, render, renderBody, onOpen, footer, unstyled, className, onClick, onKeyDown, ...rest },
-  ref,
-): ReactElement {
-  const { m, locale, root, c, sync } = useUI('NotificationItem', unstyled)
-  const { store } = sync
-  // Read per item from the provider, so a failure is still told when the row comes back into view.
-  const pending = useStore(store, (s) => s.writes.some((w) => !w.ids || w.ids.has(item._id)))
-  const failure = useStore(store, (s) => s.failures.get(item._id))
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- the sync object's methods are closures, none reads `this`
-  const markAs = sync.markAs
-  const now = useNow()
-  const id = useId()
-  const href = safeUrl(item.cta?.data?.url)
+    {
+      item,
+      onNavigate,
+      onAction,
+      render,
+      renderBody,
+      onOpen,
+      footer,
+      unstyled,
+      className,
+      onClick,
+      onKeyDown,
+      ...rest
+    },
+    ref,
+  ): ReactElement {
+    const { m, locale, root, c, sync } = useUI('NotificationItem', unstyled)
+    const { store } = sync
+    // Read per item from the provider, so a failure is still told when the row comes back into view.
+    const pending = useStore(store, (s) => s.writes.some((w) => !w.ids || w.ids.has(item._id)))
+    const failure = useStore(store, (s) => s.failures.get(item._id))
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the sync object's methods are closures, none reads `this`
+    const markAs = sync.markAs
+    const now = useNow()
+    const id = useId()
+    const href = safeUrl(item.cta?.data?.url)
 
-  const mark = useCallback(
-    (kind: 'read' | 'unread') => markAs(item._id, kind).then(() => {}),
-    [markAs, item._id],
-  )
-  const markAsRead = useCallback(() => mark('read'), [mark])
-  const markAsUnread = useCallback(() => mark('unread'), [mark])
-  const toggleRead = useCallback(() => mark(item.read ? 'unread' : 'read'), [mark, item.read])
+    const mark = useCallback((kind: 'read' | 'unread') => markAs(item._id, kind).then(() => {}), [markAs, item._id])
+    const markAsRead = useCallback(() => mark('read'), [mark])
+    const markAsUnread = useCallback(() => mark('unread'), [mark])
+    const toggleRead = useCallback(() => mark(item.read ? 'unread' : 'read'), [mark, item.read])
 
-  const open = (target: HTMLElement) => {
-    const link = target.querySelector<HTMLAnchorElement>('a[data-inbox-cta]')
-    if (link && !onOpen) link.click()
-    else {
+    const open = (target: HTMLElement) => {
+      const link = target.querySelector<HTMLAnchorElement>('a[data-inbox-cta]')
+      if (link && !onOpen) link.click()
+      else {
+        onOpen?.(item)
+        if (!item.read) void markAsRead()
+      }
+    }
+
+    const handleClick = compose<MouseEvent<HTMLElement>>(onClick, (event) => {
+      if (isInteractive(event.target, event.currentTarget)) return
       onOpen?.(item)
       if (!item.read) void markAsRead()
-    }
-  }
+    })
 
-  const handleClick = compose<MouseEvent<HTMLElement>>(onClick, (event) => {
-    if (isInteractive(event.target, event.currentTarget)) return
-    onOpen?.(item)
-    if (!item.read) void markAsRead()
-  })
+    const handleKeyDown = compose<KeyboardEvent<HTMLElement>>(onKeyDown, (event) => {
+      if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return
+      if (event.key === 'Enter') {
+        event.preventDefault()
+        open(event.currentTarget)
+      } else if (event.key.toLowerCase() === TOGGLE_READ_KEY) {
+        event.preventDefault()
+        void toggleRead()
+      }
+    })
 
-  const handleKeyDown = compose<KeyboardEvent<HTMLElement>>(onKeyDown, (event) => {
-    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return
-    if (event.key === 'Enter') {
-      event.preventDefault()
-      open(event.currentTarget)
-    } else if (event.key.toLowerCase() === TOGGLE_READ_KEY) {
-      event.preventDefault()
-      void toggleRead()
-    }
-  })
-
-  const handleLinkClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (href === null) return
-    if (!item.read) void markAsRead()
-    onNavigate?.(href, item, event)
-  }
-
-  const helpers: ItemHelpers = {
-    markAsRead,
-    markAsUnread,
-    toggleRead,
-    open: () => {
+    const handleLinkClick = (event: MouseEvent<HTMLAnchorElement>) => {
+      if (href === null) return
       if (!item.read) void markAsRead()
-    },
-    href,
-  }
+      onNavigate?.(href, item, event)
+    }
 
-  const subject = item.subject ?? ''
-  const title = subject || item.content
-  const body = subject ? item.content : ''
-  const action = item.cta?.action
-  const buttons = action?.buttons ?? []
-  const done = action?.status === 'done'
-  const doneButton = done ? buttons.find((b) => b.type === action?.result?.type) : undefined
-  const titleId = `${id}-title`
-  const bodyId = `${id}-body`
+    const helpers: ItemHelpers = {
+      markAsRead,
+      markAsUnread,
+      toggleRead,
+      open: () => {
+        if (!item.read) void markAsRead()
+      },
+      href,
+    }
 
-  return (
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- a row of a feed, focused by the feed's keys; its own keys open it
-    <article
-      ref={ref}
-      {...root}
-      {...c('inbox-item', className)}
-      data-inbox-item=""
-      data-id={item._id}
-      data-unread={item.read ? undefined : ''}
-      data-unseen={item.seen ? undefined : ''}
-      data-pending={pending ? '' : undefined}
-      data-failed={failure ? '' : undefined}
-      data-status={item.status}
-      aria-labelledby={render ? undefined : titleId}
-      aria-describedby={body && !render ? bodyId : undefined}
-      onClick={handleClick}
-      onKeyDown={handleKeyDown}
-      {...rest}
-    >
-      {render ? (
-        <>
-          {render(item, helpers)}
-          {footer}
-        </>
-      ) : (
-        <>
-          <Avatar item={item} alt={m.avatarAlt} c={c} />
-          <div {...c('inbox-item__main')}>
-            <div {...c('inbox-item__heading')}>
-              <h3 {...c('inbox-item__title')} id={titleId} dir="auto">
-                {href !== null && !onOpen ? (
-                  <a {...c('inbox-item__link')} href={href} data-inbox-cta="" onClick={handleLinkClick}>
-                    {title}
-                  </a>
-                ) : (
-                  title
-                )}
-              </h3>
-              <time
-                {...c('inbox-item__time')}
-                dateTime={item.createdAt ?? undefined}
-                title={formatDateTime(item.createdAt, locale)}
-              >
-                {formatRelativeTime(item.createdAt, now, locale)}
-              </time>
-              {!item.read && (
-                <span {...c('inbox-item__dot')}>
-                  <span style={visuallyHidden}>{m.unread}</span>
-                </span>
-              )}
-            </div>
-            {body && (
-              <div {...c('inbox-item__body')} id={bodyId} dir="auto">
-                {renderBody ? renderBody(item) : body}
-              </div>
-            )}
-            {buttons.length > 0 && !done && (
-              <div {...c('inbox-item__actions')}>
-                {buttons.map((button, i) => (
-                  <button
-                    key={i}
-                    type="button"
-                    {...c('inbox-button')}
-                    data-variant={button.type}
-                    onClick={(event) => onAction?.(button, item, event)}
-                  >
-                    {button.content}
-                  </button>
-                ))}
-              </div>
-            )}
-            {done && (
-              <p {...c('inbox-item__done')}>
-                <CheckIcon width={14} height={14} />
-                <span>{doneButton?.resultContent || m.actionDone}</span>
-              </p>
-            )}
-            {failure && (
-              <p {...c('inbox-item__error')}>
-                <AlertIcon width={14} height={14} />
-                <span>{m.updateError}</span>
-                <span {...c('inbox-item__error-actions')}>
-                  <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => void markAs(item._id, failure.markAs)}>
-                    {m.retry}
-                  </button>
-                  <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={() => sync.dismiss(item._id)}>
-                    {m.dismiss}
-                  </button>
-                </span>
-              </p>
-            )}
+    const subject = item.subject ?? ''
+    const title = subject || item.content
+    const body = subject ? item.content : ''
+    const action = item.cta?.action
+    const buttons = action?.buttons ?? []
+    const done = action?.status === 'done'
+    const doneButton = done ? buttons.find((b) => b.type === action?.result?.type) : undefined
+    const titleId = `${id}-title`
+    const bodyId = `${id}-body`
+
+    return (
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- a row of a feed, focused by the feed's keys; its own keys open it
+      <article
+        ref={ref}
+        {...root}
+        {...c('inbox-item', className)}
+        data-inbox-item=""
+        data-id={item._id}
+        data-unread={item.read ? undefined : ''}
+        data-unseen={item.seen ? undefined : ''}
+        data-pending={pending ? '' : undefined}
+        data-failed={failure ? '' : undefined}
+        data-status={item.status}
+        aria-labelledby={render ? undefined : titleId}
+        aria-describedby={body && !render ? bodyId : undefined}
+        onClick={handleClick}
+        onKeyDown={handleKeyDown}
+        {...rest}
+      >
+        {render ? (
+          <>
+            {render(item, helpers)}
             {footer}
-          </div>
-          <div {...c('inbox-item__tools')}>
-            <button
-              type="button"
-              {...c('inbox-icon-button')}
-              aria-label={item.read ? m.markAsUnread : m.markAsRead}
-              title={item.read ? m.markAsUnread : m.markAsRead}
-              onClick={() => void toggleRead()}
-            >
-              {item.read ? <EnvelopeDotIcon width={16} height={16} /> : <EnvelopeOpenIcon width={16} height={16} />}
-            </button>
-          </div>
-        </>
-      )}
-    </article>
-  )
-}))
+          </>
+        ) : (
+          <>
+            <Avatar item={item} alt={m.avatarAlt} c={c} />
+            <div {...c('inbox-item__main')}>
+              <div {...c('inbox-item__heading')}>
+                <h3 {...c('inbox-item__title')} id={titleId} dir="auto">
+                  {href !== null && !onOpen ? (
+                    <a {...c('inbox-item__link')} href={href} data-inbox-cta="" onClick={handleLinkClick}>
+                      {title}
+                    </a>
+                  ) : (
+                    title
+                  )}
+                </h3>
+                <time
+                  {...c('inbox-item__time')}
+                  dateTime={item.createdAt ?? undefined}
+                  title={formatDateTime(item.createdAt, locale)}
+                >
+                  {formatRelativeTime(item.createdAt, now, locale)}
+                </time>
+                {!item.read && (
+                  <span {...c('inbox-item__dot')}>
+                    <span style={visuallyHidden}>{m.unread}</span>
+                  </span>
+                )}
+              </div>
+              {body && (
+                <div {...c('inbox-item__body')} id={bodyId} dir="auto">
+                  {renderBody ? renderBody(item) : body}
+                </div>
+              )}
+              {buttons.length > 0 && !done && (
+                <div {...c('inbox-item__actions')}>
+                  {buttons.map((button, i) => (
+                    <button
+                      key={i}
+                      type="button"
+                      {...c('inbox-button')}
+                      data-variant={button.type}
+                      onClick={(event) => onAction?.(button, item, event)}
+                    >
+                      {button.content}
+                    </button>
+                  ))}
+                </div>
+              )}
+              {done && (
+                <p {...c('inbox-item__done')}>
+                  <CheckIcon width={14} height={14} />
+                  <span>{doneButton?.resultContent || m.actionDone}</span>
+                </p>
+              )}
+              {failure && (
+                <p {...c('inbox-item__error')}>
+                  <AlertIcon width={14} height={14} />
+                  <span>{m.updateError}</span>
+                  <span {...c('inbox-item__error-actions')}>
+                    <button
+                      type="button"
+                      {...c('inbox-button')}
+                      data-variant="ghost"
+                      onClick={() => void markAs(item._id, failure.markAs)}
+                    >
+                      {m.retry}
+                    </button>
+                    <button
+                      type="button"
+                      {...c('inbox-button')}
+                      data-variant="ghost"
+                      onClick={() => sync.dismiss(item._id)}
+                    >
+                      {m.dismiss}
+                    </button>
+                  </span>
+                </p>
+              )}
+              {footer}
+            </div>
+            <div {...c('inbox-item__tools')}>
+              <button
+                type="button"
+                {...c('inbox-icon-button')}
+                aria-label={item.read ? m.markAsUnread : m.markAsRead}
+                title={item.read ? m.markAsUnread : m.markAsRead}
+                onClick={() => void toggleRead()}
+              >
+                {item.read ? <EnvelopeDotIcon width={16} height={16} /> : <EnvelopeOpenIcon width={16} height={16} />}
+              </button>
+            </div>
+          </>
+        )}
+      </article>
+    )
+  }),
+)

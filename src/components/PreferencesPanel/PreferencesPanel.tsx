@@ -236,7 +236,11 @@ function ScheduleEditor({
                 ) : (
                   <>
                     <label {...c('inbox-schedule__name')}>
-                      <input type="checkbox" checked={on} onChange={(e) => setDay(day, { isEnabled: e.currentTarget.checked })} />
+                      <input
+                        type="checkbox"
+                        checked={on}
+                        onChange={(e) => setDay(day, { isEnabled: e.currentTarget.checked })}
+                      />
                       <span id={dayId}>{name}</span>
                     </label>
                     {on ? (
@@ -247,7 +251,9 @@ function ScheduleEditor({
                             type="time"
                             {...c('inbox-input')}
                             value={to24h(hours?.start ?? DEFAULT_HOURS.start)}
-                            onChange={(e) => e.currentTarget.value && setDay(day, { start: to12h(e.currentTarget.value) })}
+                            onChange={(e) =>
+                              e.currentTarget.value && setDay(day, { start: to12h(e.currentTarget.value) })
+                            }
                           />
                         </label>
                         <span aria-hidden="true">–</span>
@@ -257,7 +263,9 @@ function ScheduleEditor({
                             type="time"
                             {...c('inbox-input')}
                             value={to24h(hours?.end ?? DEFAULT_HOURS.end)}
-                            onChange={(e) => e.currentTarget.value && setDay(day, { end: to12h(e.currentTarget.value) })}
+                            onChange={(e) =>
+                              e.currentTarget.value && setDay(day, { end: to12h(e.currentTarget.value) })
+                            }
                           />
                         </label>
                       </span>

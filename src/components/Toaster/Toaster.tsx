@@ -112,7 +112,13 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
                   </button>
                 )}
               </div>
-              <button type="button" {...c('inbox-icon-button')} aria-label={m.dismiss} title={m.dismiss} onClick={() => close(toast)}>
+              <button
+                type="button"
+                {...c('inbox-icon-button')}
+                aria-label={m.dismiss}
+                title={m.dismiss}
+                onClick={() => close(toast)}
+              >
                 <CloseIcon width={16} height={16} />
               </button>
             </li>

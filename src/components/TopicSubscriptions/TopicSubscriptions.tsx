@@ -32,13 +32,9 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
 
   let body: ReactNode
   if (list.isLoading) {
-    body = (
-      <Skeleton c={c} label={m.loading} rows={3} lines={1} />
-    )
+    body = <Skeleton c={c} label={m.loading} rows={3} lines={1} />
   } else if (list.error && list.items.length === 0) {
-    body = (
-      <StateMessage c={c} state="error" title={m.topicsLoadError} />
-    )
+    body = <StateMessage c={c} state="error" title={m.topicsLoadError} />
   } else if (list.items.length === 0) {
     body = <p {...c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
   } else {

@@ -150,15 +150,7 @@ function useSecondsUntil(at: number | null | undefined): number {
  * the service down (with the seconds to the next try), offline, an unreadable answer — and a button
  * that tries again at once: as a centred state where nothing can be shown, as a banner above a list.
  */
-export function TroubleNotice({
-  error,
-  c,
-  banner,
-}: {
-  error: Error
-  c: ClassNames
-  banner?: boolean
-}): ReactElement {
+export function TroubleNotice({ error, c, banner }: { error: Error; c: ClassNames; banner?: boolean }): ReactElement {
   const { m, sync } = useUI('TroubleNotice')
   const retryAt = useStore(sync.store, (s) => s.trouble?.retryAt)
   const online = useSyncExternalStore(subscribeOnline, isOnline, () => true)
@@ -178,7 +170,16 @@ export function TroubleNotice({
               : m.troubleUnavailable + (seconds ? ' ' + format(m.retryingIn, { count: seconds }) : '')
   const retry = () => void sync.retry().catch(() => {})
   if (!banner)
-    return <StateMessage c={c} state="error" title={m.errorTitle} body={text} action={{ label: m.retry, onClick: retry }} kind={kind} />
+    return (
+      <StateMessage
+        c={c}
+        state="error"
+        title={m.errorTitle}
+        body={text}
+        action={{ label: m.retry, onClick: retry }}
+        kind={kind}
+      />
+    )
   return (
     <div {...c('inbox-banner')} role="alert" data-kind={kind}>
       <AlertIcon width={16} height={16} />

@@ -1,4 +1,12 @@
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react'
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useSyncExternalStore,
+} from 'react'
 import type { CSSProperties } from 'react'
 import type { InboxMessages } from '../../i18n/types'
 import { en } from '../../locales/en'
@@ -46,7 +54,10 @@ export type Part = typeof part
  * kept under `unstyled` too: the stylesheet only applies outside `[data-inbox-unstyled]`.
  */
 function part(name: string, className?: string): { className: string; 'data-part': string } {
-  return { className: className ? name + ' ' + className : name, 'data-part': name.replace(/^inbox-/, '').replace('__', '-') }
+  return {
+    className: className ? name + ' ' + className : name,
+    'data-part': name.replace(/^inbox-/, '').replace('__', '-'),
+  }
 }
 
 /** Visually hidden but read by assistive technology; inline so that it works in `unstyled` mode too. */

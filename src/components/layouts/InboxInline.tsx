@@ -10,8 +10,7 @@ import { UIContext, useUI } from '../internal/ui'
 
 /** Props of {@link InboxInline}; the rest lands on its `<section>`. */
 export interface InboxInlineProps<P extends JsonObject = JsonObject>
-  extends Omit<HTMLAttributes<HTMLElement>, 'children' | 'onSelect'>,
-    InboxPanelProps<P> {
+  extends Omit<HTMLAttributes<HTMLElement>, 'children' | 'onSelect'>, InboxPanelProps<P> {
   /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
   unstyled?: boolean
 }
@@ -34,7 +33,7 @@ export const InboxInline = /* @__PURE__ */ forwardRef(function InboxInline<P ext
     <UIContext.Provider value={child}>
       <LabelContext.Provider value={titleId}>
         <section ref={ref} {...root} {...c('inbox-inline', className)} aria-labelledby={titleId} {...rest}>
-          <InboxPanel {...(panel)} />
+          <InboxPanel {...panel} />
           <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
         </section>
       </LabelContext.Provider>

@@ -16,8 +16,7 @@ import { safeUrl } from '../internal/url'
 
 /** Props of {@link InboxPage}; the rest lands on its root `<div>`. */
 export interface InboxPageProps<P extends JsonObject = JsonObject>
-  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onSelect'>,
-    InboxPanelProps<P> {
+  extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onSelect'>, InboxPanelProps<P> {
   /** The selected notification's id (controlled): keep it in your URL. `null` for none. */
   selectedId?: string | null
   /** The initially selected id when uncontrolled. @default null */
@@ -62,7 +61,8 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
     focusNext.current = null
     // '' is the detail's heading; an id is that item in the list.
     if (target === '') headingRef.current?.focus()
-    else if (target) listRef.current?.querySelector<HTMLElement>(`[data-inbox-item][data-id="${CSS.escape(target)}"]`)?.focus()
+    else if (target)
+      listRef.current?.querySelector<HTMLElement>(`[data-inbox-item][data-id="${CSS.escape(target)}"]`)?.focus()
   })
 
   const back = () => {
@@ -78,7 +78,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         <LabelContext.Provider value={titleId}>
           <section ref={listRef} {...c('inbox-page__list')} aria-labelledby={titleId}>
             <InboxPanel<P>
-              {...(panel)}
+              {...panel}
               selectedId={selected}
               onSelect={(next) => {
                 setPicked(next)
@@ -102,10 +102,26 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         >
           {item ? (
             <>
-              <button type="button" {...c('inbox-icon-button')} data-inbox-back="" aria-label={m.backToFeed} title={m.backToFeed} onClick={back}>
+              <button
+                type="button"
+                {...c('inbox-icon-button')}
+                data-inbox-back=""
+                aria-label={m.backToFeed}
+                title={m.backToFeed}
+                onClick={back}
+              >
                 <BackIcon width={18} height={18} />
               </button>
-              {renderDetail ? renderDetail(item) : <Detail item={item} id={`${titleId}-detail`} headingRef={headingRef} renderBody={panel.renderBody as InboxPanelProps<P>['renderBody']} />}
+              {renderDetail ? (
+                renderDetail(item)
+              ) : (
+                <Detail
+                  item={item}
+                  id={`${titleId}-detail`}
+                  headingRef={headingRef}
+                  renderBody={panel.renderBody as InboxPanelProps<P>['renderBody']}
+                />
+              )}
             </>
           ) : (
             <p {...c('inbox-detail__empty')}>{m.detailEmpty}</p>
@@ -138,7 +154,11 @@ function Detail<P extends JsonObject>({
       <h2 ref={headingRef} id={id} tabIndex={-1} {...c('inbox-detail__title')} dir="auto">
         {title}
       </h2>
-      <time {...c('inbox-item__time')} dateTime={item.createdAt ?? undefined} title={formatDateTime(item.createdAt, locale)}>
+      <time
+        {...c('inbox-item__time')}
+        dateTime={item.createdAt ?? undefined}
+        title={formatDateTime(item.createdAt, locale)}
+      >
         {formatRelativeTime(item.createdAt, now, locale)}
       </time>
       {body && (

@@ -17,7 +17,10 @@ const service = createService({
     messages: messages(TEST_SUBSCRIBER_ID, COUNT, (i) => ({
       subject: `Subject ${i}`,
       // Every 37th row is far taller than the estimate, as very long untrusted text makes it.
-      content: words.slice(0, 3 + ((i * 7) % words.length)).join(' ').repeat(i % 37 === 5 ? 60 : 1 + (i % 4)),
+      content: words
+        .slice(0, 3 + ((i * 7) % words.length))
+        .join(' ')
+        .repeat(i % 37 === 5 ? 60 : 1 + (i % 4)),
     })),
   }),
 })

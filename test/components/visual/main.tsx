@@ -29,7 +29,13 @@ const client = createInboxClient({
 })
 
 createRoot(document.getElementById('root')!).render(
-  <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} queryClient={new QueryClient()} pollInterval={0} stream={false}>
+  <InboxProvider
+    subscriberId={TEST_SUBSCRIBER_ID}
+    client={client}
+    queryClient={new QueryClient()}
+    pollInterval={0}
+    stream={false}
+  >
     <div id="frame">
       <Feed limit={50} groupByDay={false} />
     </div>

@@ -15,7 +15,13 @@ export function PlainList({ count }: { count: number }): ReactElement {
         const id = String(i)
         const isUnread = unread.has(id)
         return (
-          <article key={id} data-plain-item="" data-id={id} data-unread={isUnread ? '' : undefined} className="plain-row">
+          <article
+            key={id}
+            data-plain-item=""
+            data-id={id}
+            data-unread={isUnread ? '' : undefined}
+            className="plain-row"
+          >
             <h3>Plain {i}</h3>
             <p>Message {i}</p>
             <button type="button" aria-label={isUnread ? 'Mark as read' : 'Mark as unread'} onClick={() => toggle(id)}>

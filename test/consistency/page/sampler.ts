@@ -78,7 +78,8 @@ function disagreement(s: Snapshot): string {
   if (s.bell !== s.bellName) why.push(`bell shows ${s.bell}, its name says ${s.bellName}`)
   if (s.bell !== s.tab) why.push(`bell ${s.bell} ≠ Unread tab ${s.tab}`)
   if (s.list === 'rows' || s.list === 'empty') {
-    if (s.active === 'all' && s.unreadRows !== s.bell) why.push(`All list has ${s.unreadRows} unread rows, bell ${s.bell}`)
+    if (s.active === 'all' && s.unreadRows !== s.bell)
+      why.push(`All list has ${s.unreadRows} unread rows, bell ${s.bell}`)
     if (s.active === 'unread' && s.rows !== s.bell) why.push(`Unread list has ${s.rows} rows, bell ${s.bell}`)
     if (s.active === 'unread' && s.unreadRows !== s.rows) why.push(`Unread list has ${s.rows - s.unreadRows} read rows`)
   }
@@ -139,7 +140,9 @@ export function startSampler() {
       if (click.flipAt === undefined) click.framesMissed++
       else click.frameAt ??= now
     }
-    const shown = new Set([...document.querySelectorAll<HTMLElement>('article[data-inbox-item][data-failed]')].map((r) => r.dataset.id!))
+    const shown = new Set(
+      [...document.querySelectorAll<HTMLElement>('article[data-inbox-item][data-failed]')].map((r) => r.dataset.id!),
+    )
     for (const id of shown)
       if (!failing.has(id)) {
         const span = { id, from: now, to: null }

@@ -1,20 +1,42 @@
 import { createRoot } from 'react-dom/client'
 import { useState } from 'react'
-import { Feed, InboxClose, InboxContent, InboxFooter, InboxHeader, InboxInline, InboxPage, InboxRoot, InboxTrigger } from '../../../src'
+import {
+  Feed,
+  InboxClose,
+  InboxContent,
+  InboxFooter,
+  InboxHeader,
+  InboxInline,
+  InboxPage,
+  InboxRoot,
+  InboxTrigger,
+} from '../../../src'
 import { markdownBody } from '../../../src/markdown'
 import '../../../src/styles/index.css'
 import { ServiceScope } from '../../../stories/support/ServiceScope'
 import { threadedFixture } from '../../../stories/support/fixtures'
 
 const scene = location.hash.slice(1)
-const canvas = { padding: 20, background: '#f6f7fb', fontFamily: 'system-ui, sans-serif', minHeight: '100vh', boxSizing: 'border-box' } as const
+const canvas = {
+  padding: 20,
+  background: '#f6f7fb',
+  fontFamily: 'system-ui, sans-serif',
+  minHeight: '100vh',
+  boxSizing: 'border-box',
+} as const
 
 function Page() {
   const [selected, setSelected] = useState<string | null>(null)
   Object.assign(window, { __select: setSelected })
   return (
     <div style={{ height: 'calc(100vh - 40px)' }}>
-      <InboxPage selectedId={selected} onSelect={setSelected} markSeenOnOpen={false} renderBody={markdownBody} groupBy="pr" />
+      <InboxPage
+        selectedId={selected}
+        onSelect={setSelected}
+        markSeenOnOpen={false}
+        renderBody={markdownBody}
+        groupBy="pr"
+      />
     </div>
   )
 }
@@ -24,7 +46,16 @@ const app =
     <div style={{ display: 'flex', justifyContent: 'flex-end', paddingInline: 8 }}>
       <InboxRoot defaultOpen>
         <InboxTrigger asChild>
-          <button type="button" style={{ padding: '8px 14px', borderRadius: 8, border: '1px solid #c9cbd6', background: '#fff', font: 'inherit' }}>
+          <button
+            type="button"
+            style={{
+              padding: '8px 14px',
+              borderRadius: 8,
+              border: '1px solid #c9cbd6',
+              background: '#fff',
+              font: 'inherit',
+            }}
+          >
             Inbox
           </button>
         </InboxTrigger>

@@ -29,7 +29,11 @@ try {
     await page.setViewportSize(scene.size)
     await page.goto(`${url}/?${scene.name}#${scene.hash}`)
     await page.waitForSelector('article', { timeout: 15_000 })
-    if (scene.pick !== undefined) await page.locator('article').nth(scene.pick).click({ position: { x: 8, y: 8 } })
+    if (scene.pick !== undefined)
+      await page
+        .locator('article')
+        .nth(scene.pick)
+        .click({ position: { x: 8, y: 8 } })
     if (scene.expand) await page.locator('button[aria-expanded="false"]').first().click()
     await page.mouse.move(0, 0)
     await page.waitForTimeout(400)

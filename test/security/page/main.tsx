@@ -40,7 +40,13 @@ const fixture = buildFixture({
     cta: {
       type: 'redirect',
       data: { url: value },
-      action: { status: 'pending', buttons: [{ type: 'primary', content: value }, { type: 'secondary', content: value }] },
+      action: {
+        status: 'pending',
+        buttons: [
+          { type: 'primary', content: value },
+          { type: 'secondary', content: value },
+        ],
+      },
     },
   })),
 })
