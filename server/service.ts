@@ -77,7 +77,7 @@ export function createService(options: ServiceOptions = {}): Service {
   const webhooks = options.webhooks && new WebhookSender(options.webhooks, clock)
   if (webhooks) {
     store.onMessageEvent = (type, message) =>
-      webhooks.record(type, message._environmentId, message.subscriberId, message._id)
+      webhooks.record(type, message._environmentId, message.subscriberId, message._id, Date.parse(message.updatedAt))
   }
 
   async function handle(request: Request): Promise<Response> {

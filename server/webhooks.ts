@@ -92,13 +92,13 @@ export class WebhookSender {
     }
   }
 
-  /** Notes one event; never blocks: the webhook goes out on a later turn. */
-  record(type: MessageEventType, environmentId: string, subscriberId: string, messageId: string): void {
+  /** Notes one event that happened `at` (ms; now by default); never blocks: the webhook goes out on a later turn. */
+  record(type: MessageEventType, environmentId: string, subscriberId: string, messageId: string, at?: number): void {
     const key = `${type}\0${environmentId}\0${subscriberId}`
     let group = this.gathered.get(key)
     if (!group || group.ids.length >= MAX_IDS) {
       if (group) this.enqueue(group)
-      this.gathered.set(key, (group = { type, environmentId, subscriberId, ids: [], at: this.clock() }))
+      this.gathered.set(key, (group = { type, environmentId, subscriberId, ids: [], at: at ?? this.clock() }))
     }
     group.ids.push(messageId)
     if (this.gathering) return

@@ -17,8 +17,9 @@ try {
     while ((await bellCount(page)) === 0) await page.waitForTimeout(100)
     const dialog = await openInbox(page)
     await dialog.locator('article img, article').first().waitFor()
-    // Images (avatars) and fonts settle before the picture is taken.
-    await page.waitForLoadState('networkidle')
+    // Images (avatars) and fonts settle before the picture is taken (the open event stream keeps the
+    // network from ever going idle).
+    await page.waitForFunction(() => [...document.images].every((i) => i.complete) && document.fonts.status === 'loaded')
     await page.waitForTimeout(300)
     await page.screenshot({ path: shot.file })
     console.info(`wrote ${shot.file}`)
