@@ -19,7 +19,9 @@ try {
     await dialog.locator('article img, article').first().waitFor()
     // Images (avatars) and fonts settle before the picture is taken (the open event stream keeps the
     // network from ever going idle).
-    await page.waitForFunction(() => [...document.images].every((i) => i.complete) && document.fonts.status === 'loaded')
+    await page.waitForFunction(
+      () => [...document.images].every((i) => i.complete) && document.fonts.status === 'loaded',
+    )
     await page.waitForTimeout(300)
     await page.screenshot({ path: shot.file })
     console.info(`wrote ${shot.file}`)
