@@ -337,7 +337,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
             headers,
             signal: abort.signal,
           })
-          // No stream here (a proxy without `events` answers 403 like any route it does not serve): poll.
+          // No stream here (a proxy without `events` answers 204; a server that does not know the route, 403–501): poll.
           if (
             [403, 404, 405, 501].includes(response.status) ||
             (response.ok && !/event-stream/.test(response.headers.get('content-type') ?? ''))

@@ -49,7 +49,10 @@ export interface InboxProviderProps {
   onAuthError?: (error: Error) => void
   /** Shows the unread count on the installed app's icon (`navigator.setAppBadge`) where the browser can. @default false */
   appBadge?: boolean
-  /** Reads the proxy's event stream (`inbox-kit/proxy` with `events`) when it offers one. @default true */
+  /**
+   * Reads the proxy's event stream (`inbox-kit/proxy` with `events`) when it offers one.
+   * @default true; false with `apiKey` (the API itself has no event stream)
+   */
   stream?: boolean
   /** BCP 47 locale of dates, numbers and plural forms. @default `messages.lang`, else 'en' */
   locale?: string
@@ -89,7 +92,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     apiKey,
     client: given,
     pollInterval,
-    stream = true,
+    stream = apiKey === undefined,
     messages,
     locale = messages?.lang ?? 'en',
     theme = 'light',

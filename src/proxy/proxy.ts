@@ -457,6 +457,10 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     }
     const expiresAt = typeof who?.expiresAt === 'number' && !Number.isNaN(who.expiresAt) ? who.expiresAt : undefined
 
+    // No events here: "no content" tells the kit to poll, without a failed request in the browser's console.
+    if (!events && request.method === 'GET' && path === basePath + '/events') {
+      return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } })
+    }
     if (events && request.method === 'GET' && path === basePath + '/events') {
       const wait = await limited(subscriberId)
       if (wait > 0) {
