@@ -75,7 +75,9 @@ export async function measureBundle(entry: string): Promise<BundleCost> {
       rollupOptions: { external: REACT_EXTERNAL, preserveEntrySignatures: 'allow-extension' },
     },
   }).finally(() => {
-    process.env.NODE_ENV = env
+    // Assigning undefined would leave the string "undefined", and later page builds in development JSX.
+    if (env === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = env
   })
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]
   const files = outputs.flatMap((output) => output.output)
