@@ -63,6 +63,13 @@ const ROWS: Row[] = [
       return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MB`
     },
   ],
+  [
+    'Mount: JS heap with the feed open (collected)',
+    (k) => {
+      const h = ok(k.mount)?.heapOpenBytes
+      return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MB`
+    },
+  ],
   ['Mount: bell showing its count', (k) => ms(ok(k.mount)?.bellCount)],
   ['Mount: open feed showing page 1', (k) => ms(ok(k.mount)?.feedFirstPage)],
   ['Click on the bell → popover shown', (k) => ms(ok(k.mount)?.popoverShown)],

@@ -50,6 +50,24 @@ describe('formatCount', () => {
     expect(formatCount(42, 'ar-EG')).toBe(new Intl.NumberFormat('ar-EG').format(42))
     expect(formatCount(1234, 'de', 9999)).toBe('1.234')
   })
+
+  // Below 1,000 most locales take the count as it is, without building an Intl.NumberFormat: it must read
+  // as the locale's own formatter writes it, in every language with a locale of its own.
+  it('writes what Intl.NumberFormat writes, in every locale this runtime knows', () => {
+    const letters = 'abcdefghijklmnopqrstuvwxyz'
+    const codes = [...letters].flatMap((a) => [...letters].map((b) => a + b))
+    const known = Intl.NumberFormat.supportedLocalesOf([
+      ...codes,
+      ...['ckb', 'sat', 'mni', 'bgc', 'raj', 'bho', 'mzn', 'lrc', 'fil', 'haw', 'yue', 'chr', 'ast', 'kok', 'brx'],
+      ...['ar-MA', 'ar-EG', 'ur-IN', 'pa-Arab', 'uz-Arab', 'ff-Adlm', 'en-u-nu-arab', 'sr-Latn', 'zh-Hant'],
+    ])
+    expect(known.length).toBeGreaterThan(150)
+    for (const locale of known) {
+      const nf = new Intl.NumberFormat(locale)
+      for (const n of [0, 7, 42, 99, 999]) expect(formatCount(n, locale, 9999), `${n} in ${locale}`).toBe(nf.format(n))
+      expect(formatCount(120, locale), `120 in ${locale}`).toBe(`${nf.format(99)}+`)
+    }
+  })
 })
 
 describe('i18n', () => {

@@ -4,6 +4,7 @@ import { formatCount } from '../../core/format'
 import { useCounts } from '../../hooks/useCounts'
 import { format, plural } from '../../i18n'
 import { BellIcon } from '../internal/icons'
+import { useWarmFormats } from '../internal/hooks'
 import { useUI } from '../internal/ui'
 
 /** Which count the Bell shows. */
@@ -55,6 +56,7 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
       : m.bellLabel
 
   useDocumentTitleCount(titleCount ? count : 0, titleCount ? label : '', m.documentTitleCount)
+  useWarmFormats(locale, !counts.isLoading)
 
   return (
     <button
