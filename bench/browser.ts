@@ -3,7 +3,7 @@ import { buildPage, servePage, type PageServer } from './pages'
 import { clickedAt, seenAt, stats, watchMore, watchPage, type Condition } from './probe'
 
 /** How many fresh page loads each mount figure is the median of. */
-export const MOUNT_RUNS = 9
+export const MOUNT_RUNS = 21
 
 /** Pause between mount and the click on the bell, so the click does not race the mount's own work. */
 const SETTLE_MS = 500

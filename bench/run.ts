@@ -3,7 +3,7 @@
  * peers, plus the reference service's own figures and the inbox's consistency under failing writes with
  * its click latency (bench/consistency.ts). Prints a table, writes bench/results/latest.json.
  * Flags: `--only=size,browser,service,consistency,proxy,push,push-browser,live` runs a subset; `--runs=N` page loads per mount figure
- * (default 9); `--seeds=N` consistency seeds (default 20); `--readme` rewrites the README's benchmark table.
+ * (default 21); `--seeds=N` consistency seeds (default 20); `--readme` rewrites the README's benchmark table.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
