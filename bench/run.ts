@@ -173,7 +173,7 @@ async function main(): Promise<void> {
       const hooks = peer.hooksEntry
       if (hooks) result.hooksBundle = await attempt(`${peer.name} headless`, () => measureBundle(hooks))
     }
-  } else carryOver(previous, results, ['bundle', 'hooksBundle'])
+  } else carryOver(previous, results, ['bundle', 'hooksBundle', 'shapes'])
 
   if (!only.has('browser')) carryOver(previous, results, ['mount', 'longFeed', 'optimistic', 'requests'])
   else {

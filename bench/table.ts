@@ -49,6 +49,13 @@ const ROWS: Row[] = [
     ),
   ],
   [
+    'Other shapes, gzip JS + CSS (parts / inline / page / Markdown)',
+    (k) => {
+      const shapes = k.shapes && ['parts', 'inline', 'page', 'markdown'].map((s) => ok(k.shapes?.[s])?.gzip)
+      return shapes?.every((g) => g !== undefined) ? shapes.map((g) => kb(g!)).join(' / ') : '–'
+    },
+  ],
+  [
     'Headless hooks alone, gzip',
     size(
       (b) => b.gzip,
