@@ -67,14 +67,14 @@ const ROWS: Row[] = [
     'Mount: JS heap after mount (collected)',
     (k) => {
       const h = ok(k.mount)?.heapBytes
-      return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MB`
+      return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MiB`
     },
   ],
   [
     'Mount: JS heap with the feed open (collected)',
     (k) => {
       const h = ok(k.mount)?.heapOpenBytes
-      return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MB`
+      return h === undefined ? '–' : `${(h / 2 ** 20).toFixed(2)} MiB`
     },
   ],
   ['Mount: bell showing its count', (k) => ms(ok(k.mount)?.bellCount)],
