@@ -1,11 +1,11 @@
 import { forwardRef, memo, useCallback, useId } from 'react'
 import type { HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
-import { formatDateTime, formatRelativeTime } from '../../core/format'
 import { useStore } from 'zustand'
 import { useNow } from '../internal/clock'
 import { compose } from '../internal/events'
 import { AlertIcon, CheckIcon, EnvelopeDotIcon, EnvelopeOpenIcon } from '../internal/icons'
+import { ItemTime } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { safeUrl } from '../internal/url'
 import { Avatar } from './Avatar'
@@ -199,13 +199,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
                     title
                   )}
                 </h3>
-                <time
-                  {...c('inbox-item__time')}
-                  dateTime={item.createdAt ?? undefined}
-                  title={formatDateTime(item.createdAt, locale)}
-                >
-                  {formatRelativeTime(item.createdAt, now, locale)}
-                </time>
+                <ItemTime at={item.createdAt} now={now} locale={locale} c={c} />
                 {!item.read && (
                   <span {...c('inbox-item__dot')}>
                     <span style={visuallyHidden}>{m.unread}</span>

@@ -3,12 +3,32 @@ import type { Part } from './ui'
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
+import { formatDateTime, formatRelativeTime } from '../../core/format'
 import { troubleKind } from '../../core/trouble'
 import { format, plural } from '../../i18n'
 import { AlertIcon } from './icons'
 import { useUI, visuallyHidden } from './ui'
 
 type ClassNames = Part
+
+/** When an item was created: relative ("5 min ago") with the full date and time as its title. */
+export function ItemTime({
+  at,
+  now,
+  locale,
+  c,
+}: {
+  at: string | null | undefined
+  now: number
+  locale: string
+  c: ClassNames
+}): ReactElement {
+  return (
+    <time {...c('inbox-item__time')} dateTime={at ?? undefined} title={formatDateTime(at, locale)}>
+      {formatRelativeTime(at, now, locale)}
+    </time>
+  )
+}
 
 /** Placeholder rows while something loads; announced once as `label`. */
 export function Skeleton({

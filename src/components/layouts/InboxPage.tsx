@@ -1,7 +1,6 @@
 import { forwardRef, useEffect, useId, useRef, useState } from 'react'
 import type { HTMLAttributes, KeyboardEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
-import { formatDateTime, formatRelativeTime } from '../../core/format'
 import { useCounts } from '../../hooks/useCounts'
 import { useFeed } from '../../hooks/useFeed'
 import { InboxPanel, splitPanelProps } from '../Inbox/InboxPanel'
@@ -10,7 +9,7 @@ import { LabelContext } from '../Inbox/parts'
 import { useNow } from '../internal/clock'
 import { useControllableState } from '../internal/hooks'
 import { BackIcon } from '../internal/icons'
-import { LiveRegion } from '../internal/parts'
+import { ItemTime, LiveRegion } from '../internal/parts'
 import { UIContext, useUI } from '../internal/ui'
 import { safeUrl } from '../internal/url'
 
@@ -154,13 +153,7 @@ function Detail<P extends JsonObject>({
       <h2 ref={headingRef} id={id} tabIndex={-1} {...c('inbox-detail__title')} dir="auto">
         {title}
       </h2>
-      <time
-        {...c('inbox-item__time')}
-        dateTime={item.createdAt ?? undefined}
-        title={formatDateTime(item.createdAt, locale)}
-      >
-        {formatRelativeTime(item.createdAt, now, locale)}
-      </time>
+      <ItemTime at={item.createdAt} now={now} locale={locale} c={c} />
       {body && (
         <div {...c('inbox-detail__body')} dir="auto">
           {renderBody ? renderBody(item) : body}
