@@ -91,7 +91,15 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
   })
 
   it('sends to a topic and to several subscribers, and refuses a payload that is not a JSON object', async () => {
-    const page = await openDemo(run, 'u-jonah')
+    // The directory of workflows is held until the payload has been typed: arriving late, it must not replace it.
+    const context = await run.browser.newContext({ viewport: { width: 1280, height: 860 } })
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await context.route('**/demo-admin/directory', async (route) => {
+      await held
+      await route.continue()
+    })
+    const page = await openDemo(run, 'u-jonah', { context })
     const before = await unreadCount(run, 'u-jonah')
     await eventually(() => bellCount(page)).toBe(before)
     const panel = page.locator('#send')
@@ -99,6 +107,9 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     const payload = panel.getByLabel('Payload (JSON)')
     await payload.fill('{"authorName": ')
     await panel.getByText(/^Not valid JSON/).waitFor()
+    release()
+    await eventually(() => panel.getByLabel('Workflow').inputValue()).not.toBe('')
+    expect(await payload.inputValue()).toBe('{"authorName": ')
     expect(await payload.getAttribute('aria-invalid')).toBe('true')
     expect(await sendButton.isDisabled()).toBe(true)
     await payload.fill('[1, 2]')

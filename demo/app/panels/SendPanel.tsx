@@ -61,14 +61,22 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
   const { trigger, isPending: triggering } = useTrigger()
   const { bulkTrigger, isPending: bulkTriggering } = useBulkTrigger()
 
+  // Whether the payload holds the user's own text, which the directory arriving late must not replace.
+  const [payloadEdited, setPayloadEdited] = useState(false)
+
   const workflow = workflows.find((w) => w.identifier === workflowId)
+  function chooseWorkflow(id: string, keepPayload = false) {
+    setWorkflowId(id)
+    const chosen = workflows.find((w) => w.identifier === id)
+    if (chosen && !keepPayload) {
+      setPayloadText(JSON.stringify(chosen.samplePayload, null, 2))
+      setPayloadEdited(false)
+    }
+  }
   useEffect(() => {
     if (!workflowId && workflows[0])
-      setWorkflowId(workflows.find((w) => w.active)?.identifier ?? workflows[0].identifier)
-  }, [workflows, workflowId])
-  useEffect(() => {
-    if (workflow) setPayloadText(JSON.stringify(workflow.samplePayload, null, 2))
-  }, [workflow])
+      chooseWorkflow(workflows.find((w) => w.active)?.identifier ?? workflows[0].identifier, payloadEdited)
+  })
 
   const parsed = useMemo(() => parsePayload(payloadText, t), [payloadText, t])
   const payloadError = 'error' in parsed ? parsed.error : null
@@ -105,7 +113,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
       <form className="demo-form" onSubmit={send} noValidate>
         <label className="demo-field">
           <span>{t.workflow}</span>
-          <select value={workflowId} onChange={(e) => setWorkflowId(e.target.value)}>
+          <select value={workflowId} onChange={(e) => chooseWorkflow(e.target.value)}>
             {workflows.map((w) => (
               <option key={w.identifier} value={w.identifier}>
                 {w.name}
@@ -170,7 +178,10 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
             value={payloadText}
             aria-invalid={!!payloadError}
             aria-describedby={payloadError ? `${ids}-payload-error` : undefined}
-            onChange={(e) => setPayloadText(e.target.value)}
+            onChange={(e) => {
+              setPayloadText(e.target.value)
+              setPayloadEdited(true)
+            }}
           />
           {payloadError && (
             <small id={`${ids}-payload-error`} className="demo-field-error">
