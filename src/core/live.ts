@@ -67,6 +67,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let lastLook = 0
   /** When the current period began: the end of the last look, or when this tab began to lead. */
   let periodStart = 0
+  let looking = false
+  let again = false
 
   const post = (message: TabMessage) => {
     try {
@@ -109,15 +111,14 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   }
   const plan = () => {
     clearTimeout(timer)
+    // A look under way plans the next one when it ends, from the new period's start.
+    if (looking) return
     const delay = period()
     // Counted from the period's start, so that what other tabs report does not put the next look off.
     if (leading && delay < Infinity)
       timer = setTimeout(() => void look(), Math.max(0, periodStart + delay - Date.now()))
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
-
-  let looking = false
-  let again = false
   async function look() {
     clearTimeout(timer)
     if (!leading || stopped) return

@@ -45,3 +45,24 @@ describe('polling, in React', () => {
     expect(renders.filter((r) => r.unread !== r.listed)).toEqual([])
   })
 })
+
+describe('the pace of looks', () => {
+  it('keeps to one look a period while the tab reports changes during slow looks', async () => {
+    const period = 150
+    const latency = 60
+    const h = setup({ fixture: feedFixture(6, () => ({})), latency, provider: { pollInterval: period } })
+    const { result } = renderHook(() => useCounts(), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.unread).toBe(6))
+    await settled(h.queryClient)
+    const before = h.feedRequests({ read: 'false' }).length
+    // Focus comes and goes every 20 ms: each change tells the leader, which plans its next look again.
+    const flap = setInterval(() => window.dispatchEvent(new Event('blur')), 20)
+    await act(() => sleep(1500))
+    clearInterval(flap)
+    const looks = h.feedRequests({ read: 'false' }).length - before
+    // A look is two count requests, one after the other, and the next starts a period after it ended:
+    // looks start at least 150 + 2 × 60 ms apart. (A change told during a look made another at once.)
+    expect(looks).toBeGreaterThanOrEqual(3)
+    expect(looks).toBeLessThanOrEqual(Math.floor(1500 / (period + 2 * latency)) + 1)
+  })
+})
