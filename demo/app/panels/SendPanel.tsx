@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useId, useMemo, useState } from 'react'
 import type { FormEvent } from 'react'
 import { useBulkTrigger, useTrigger } from '../../../src/admin'
 import type { JsonObject, Recipient, TriggerBody, TriggerResult } from '../../../src/client'
@@ -50,33 +50,23 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
   const ids = useId()
   const t = useDemoStrings()
   const workflows = useMemo(() => directory?.workflows ?? [], [directory])
-  const [workflowId, setWorkflowId] = useState('')
+  const [chosenId, setChosenId] = useState('')
   const [audience, setAudience] = useState<Audience>('me')
   const [several, setSeveral] = useState<string[]>([])
   const [topicKey, setTopicKey] = useTopicChoice(directory)
-  const [payloadText, setPayloadText] = useState('{}')
+  // The user's own text; until they type, the sample payload of the workflow shown.
+  const [typed, setTyped] = useState<string | null>(null)
   const [count, setCount] = useState(1)
   const [batches, setBatches] = useState<SentBatch[]>([])
   const [sendError, setSendError] = useState<string | null>(null)
   const { trigger, isPending: triggering } = useTrigger()
   const { bulkTrigger, isPending: bulkTriggering } = useBulkTrigger()
 
-  // Whether the payload holds the user's own text, which the directory arriving late must not replace.
-  const [payloadEdited, setPayloadEdited] = useState(false)
-
+  // Until one is chosen, the first active workflow: derived, so that the directory arriving late (after the
+  // user typed a payload) replaces nothing.
+  const workflowId = chosenId || (workflows.find((w) => w.active) ?? workflows[0])?.identifier || ''
   const workflow = workflows.find((w) => w.identifier === workflowId)
-  function chooseWorkflow(id: string, keepPayload = false) {
-    setWorkflowId(id)
-    const chosen = workflows.find((w) => w.identifier === id)
-    if (chosen && !keepPayload) {
-      setPayloadText(JSON.stringify(chosen.samplePayload, null, 2))
-      setPayloadEdited(false)
-    }
-  }
-  useEffect(() => {
-    if (!workflowId && workflows[0])
-      chooseWorkflow(workflows.find((w) => w.active)?.identifier ?? workflows[0].identifier, payloadEdited)
-  })
+  const payloadText = typed ?? (workflow ? JSON.stringify(workflow.samplePayload, null, 2) : '{}')
 
   const parsed = useMemo(() => parsePayload(payloadText, t), [payloadText, t])
   const payloadError = 'error' in parsed ? parsed.error : null
@@ -113,7 +103,13 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
       <form className="demo-form" onSubmit={send} noValidate>
         <label className="demo-field">
           <span>{t.workflow}</span>
-          <select value={workflowId} onChange={(e) => chooseWorkflow(e.target.value)}>
+          <select
+            value={workflowId}
+            onChange={(e) => {
+              setChosenId(e.target.value)
+              setTyped(null)
+            }}
+          >
             {workflows.map((w) => (
               <option key={w.identifier} value={w.identifier}>
                 {w.name}
@@ -178,10 +174,7 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
             value={payloadText}
             aria-invalid={!!payloadError}
             aria-describedby={payloadError ? `${ids}-payload-error` : undefined}
-            onChange={(e) => {
-              setPayloadText(e.target.value)
-              setPayloadEdited(true)
-            }}
+            onChange={(e) => setTyped(e.target.value)}
           />
           {payloadError && (
             <small id={`${ids}-payload-error`} className="demo-field-error">
