@@ -163,9 +163,10 @@ describe('server rendering and hydration', () => {
         { onRecoverableError: (e) => recoverable.push(e) },
       ),
     )
-    // Past the live loop's start (its election ends within 100 ms): the only request it may make is
-    // the look for an event stream, which the service does not have; no data is asked for again.
-    await act(() => sleep(250))
+    // Until the live loop leads (its election ends 50–100 ms after it starts) and looks for an event
+    // stream, which the service does not have: that is the only request; no data is asked for again.
+    await waitFor(() => expect(h.requests.length).toBeGreaterThan(serverRequests))
+    await act(() => sleep(100))
     expect(recoverable).toEqual([])
     expect(container.querySelector('[data-testid="first"]')?.textContent).toBe('Message 0')
     expect(container.querySelector('[data-testid="count"]')?.textContent).toBe('1/2')
