@@ -99,9 +99,10 @@ describe('the event stream', () => {
     expect((await events.next())?.event).toBe('ready')
     const opened = Date.now()
     await events.ended
-    // Heartbeats kept it alive until then; the token's expiry ended it.
+    // Heartbeats kept it alive until then; the token's expiry ended it (at most 1.5 s on, with room for a
+    // busy machine: nothing else would end it).
     expect(events.comments.length).toBeGreaterThan(0)
-    expect(Date.now() - opened).toBeLessThan(1_900)
+    expect(Date.now() - opened).toBeLessThan(3_000)
     expect((await proxy(new Request(EVENTS, { headers: { authorization: `Bearer ${token}` } }))).status).toBe(401)
   })
 
