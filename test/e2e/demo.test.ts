@@ -5,6 +5,7 @@ import { axeViolations } from './axe'
 import {
   bell,
   bellCount,
+  demoContext,
   inboxDialog,
   openDemo,
   openInbox,
@@ -92,7 +93,7 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
 
   it('sends to a topic and to several subscribers, and refuses a payload that is not a JSON object', async () => {
     // The directory of workflows is held until the payload has been typed: arriving late, it must not replace it.
-    const context = await run.browser.newContext({ viewport: { width: 1280, height: 860 } })
+    const context = await demoContext(run)
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     await context.route('**/demo-admin/directory', async (route) => {

@@ -24,12 +24,16 @@ export async function startDemo(): Promise<DemoRun> {
 }
 
 /** A fresh context (no storage shared with other tests), signed in as `subscriberId`. */
+/** A browser context of the size the demo is tried at. */
+export const demoContext = (run: DemoRun): Promise<BrowserContext> =>
+  run.browser.newContext({ viewport: { width: 1280, height: 860 } })
+
 export async function openDemo(
   run: DemoRun,
   subscriberId: string,
   options: { theme?: 'light' | 'dark'; locale?: string; context?: BrowserContext } = {},
 ): Promise<Page> {
-  const context = options.context ?? (await run.browser.newContext({ viewport: { width: 1280, height: 860 } }))
+  const context = options.context ?? (await demoContext(run))
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`))

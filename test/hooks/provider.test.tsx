@@ -165,7 +165,7 @@ describe('server rendering and hydration', () => {
     )
     // Until the live loop leads (its election ends 50–100 ms after it starts) and looks for an event
     // stream, which the service does not have: that is the only request; no data is asked for again.
-    await waitFor(() => expect(h.requests.length).toBeGreaterThan(serverRequests))
+    await waitFor(() => expect(h.requests.length).toBeGreaterThan(serverRequests), { timeout: 3000 })
     await act(() => sleep(100))
     expect(recoverable).toEqual([])
     expect(container.querySelector('[data-testid="first"]')?.textContent).toBe('Message 0')
