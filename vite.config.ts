@@ -27,8 +27,11 @@ export default defineConfig({
     sourcemap: true,
     emptyOutDir: true,
     rolldownOptions: {
-      // index.js imports the client from client.js itself rather than both sharing a hashed chunk.
       preserveEntrySignatures: 'allow-extension',
+      // One file per source module, as the sources are laid out: an app's bundler then sees the kit's own
+      // module graph, so what the kit loads lazily (the popover's contents, the settings view, the live loop)
+      // stays out of the app's first chunk, and what the app does not use is left out file by file.
+      output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
       external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^standardwebhooks$/, /^node:/],
     },
   },

@@ -25,13 +25,26 @@ export async function buildPage(entry: string): Promise<string> {
   })
   const files = ((Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[]).flatMap((o) => o.output)
   const script = files.find((f) => f.type === 'chunk' && f.isEntry)
-  if (!script) throw new Error(`no entry chunk built for ${entry}`)
+  if (!script || script.type !== 'chunk') throw new Error(`no entry chunk built for ${entry}`)
   const styles = files.filter((f) => f.type === 'asset' && f.fileName.endsWith('.css'))
+  // The chunks the entry imports, announced up front as Vite does for an HTML entry (else each is found only
+  // once the script that imports it has loaded).
+  const chunks = new Map(files.flatMap((f) => (f.type === 'chunk' ? [[f.fileName, f] as const] : [])))
+  const preloads = new Set<string>()
+  const visit = (name: string) => {
+    for (const dep of chunks.get(name)?.imports ?? [])
+      if (!preloads.has(dep)) {
+        preloads.add(dep)
+        visit(dep)
+      }
+  }
+  visit(script.fileName)
   const html = [
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>',
     "<script>performance.mark('script-start')</script>",
     ...styles.map((s) => `<link rel="stylesheet" href="/${s.fileName}">`),
     `<script type="module" src="/${script.fileName}"></script>`,
+    ...[...preloads].map((dep) => `<link rel="modulepreload" href="/${dep}">`),
     '</head><body><div id="root"></div></body></html>',
   ].join('\n')
   await writeFile(join(outDir, 'index.html'), html)

@@ -7,8 +7,10 @@
 
 export { Inbox } from './components/Inbox/Inbox'
 export type { InboxProps, InboxViewProps, InboxPlacement, InboxTab } from './components/Inbox/Inbox'
-export { InboxRoot, InboxTrigger, InboxContent, InboxHeader, InboxFooter, InboxClose } from './components/Inbox/parts'
-export type { InboxRootProps, InboxTriggerProps, InboxContentProps, InboxHeaderProps } from './components/Inbox/parts'
+export { InboxTrigger, InboxContent, InboxHeader, InboxFooter, InboxClose } from './components/Inbox/parts'
+export { InboxRoot } from './components/Inbox/root'
+export type { InboxContentProps, InboxHeaderProps } from './components/Inbox/parts'
+export type { InboxRootProps, InboxTriggerProps } from './components/Inbox/root'
 export type { InboxPanelProps } from './components/Inbox/InboxPanel'
 export { InboxInline } from './components/layouts/InboxInline'
 export type { InboxInlineProps } from './components/layouts/InboxInline'

@@ -22,7 +22,8 @@ export {
   DEFAULT_LIMIT,
 } from './core/queries'
 export type { CountData, CountKind, FeedFilters, QueryDeps } from './core/queries'
-export type { FeedData, FeedFilter } from './core/items'
+export type { FeedFilter } from './core/items'
+export type { FeedData } from './core/lists'
 
 /** What {@link prefetchInbox} loads. */
 export interface PrefetchInboxOptions {

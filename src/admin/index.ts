@@ -23,6 +23,7 @@ import type {
   TriggerResult,
 } from '../api/types'
 import type { InboxQueryOptions } from '../core/queries'
+import { ledgerOf } from '../core/ledger'
 import { useCursorList, type CursorListResult } from '../hooks/useCursorList'
 import { useInboxScope } from '../provider/context'
 
@@ -229,7 +230,7 @@ export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResul
     {
       mutationFn: (body: TriggerBody<P>) => client.trigger(body),
       onSuccess: (result, body) => {
-        if (result.status === 'processed' && mayReach(body.to, subscriberId)) return sync.refresh()
+        if (result.status === 'processed' && mayReach(body.to, subscriberId)) return ledgerOf(sync).refresh()
       },
     },
     queryClient,
@@ -269,7 +270,7 @@ export function useBulkTrigger<P extends JsonObject = JsonObject>(): UseBulkTrig
       mutationFn: (body: BulkTriggerBody<P>) => client.bulkTrigger(body),
       onSuccess: (results, body) => {
         if (body.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId)))
-          return sync.refresh()
+          return ledgerOf(sync).refresh()
       },
     },
     queryClient,

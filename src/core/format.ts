@@ -10,7 +10,6 @@ const DAY = 24 * HOUR
 
 const rtfCache = new Map<string, Intl.RelativeTimeFormat>()
 const dtfCache = new Map<string, Intl.DateTimeFormat>()
-const nfCache = new Map<string, Intl.NumberFormat>()
 
 function rtf(locale: string): Intl.RelativeTimeFormat {
   let f = rtfCache.get(locale)
@@ -115,28 +114,6 @@ export function formatDateTime(value: string | number | Date | null | undefined,
   const t = toTime(value)
   if (t === null) return ''
   return dtf(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(t)
-}
-
-// Languages that do not write numbers in Latin digits by default (CLDR), and locales that name a numbering
-// system or script: their counts go through Intl.NumberFormat. Any other writes a count under 1,000 as it is,
-// for the first NumberFormat of a page costs Chromium some 30 ms, more than the rest of the bell's first render.
-const OWN_DIGITS =
-  /^(ar|fa|ps|ur|bn|as|mr|ne|sa|my|dz|ckb|sd|ks|mni|sat|bgc|raj|bho|mzn|lrc|ff)(-|$)|-u-|-[A-Z][a-z]{3}(-|$)/i
-
-/**
- * A badge count: locale digits, capped as "99+".
- * @example formatCount(120, 'en') // "99+"
- */
-export function formatCount(count: number, locale: string, max = 99, capped = false): string {
-  const over = capped || count > max
-  if (!OWN_DIGITS.test(locale) && (over ? max : count) < 1000) return over ? `${max}+` : String(Math.max(0, count))
-  let f = nfCache.get(locale)
-  if (!f) {
-    f = new Intl.NumberFormat(locale)
-    nfCache.set(locale, f)
-  }
-  if (over) return `${f.format(max)}+`
-  return f.format(Math.max(0, count))
 }
 
 /**

@@ -84,7 +84,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   } catch {
     // No BroadcastChannel: this tab leads alone.
   }
-  off.push(sync.connect(post), () => channel?.close())
+  sync.post = post
+  off.push(() => ((sync.post = () => {}), channel?.close()))
 
   const me = (): TabState => ({
     visible: typeof document !== 'object' || document.visibilityState !== 'hidden',
@@ -128,7 +129,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     lastLook = Date.now()
     const before = sync.counts()[1]
     try {
-      const changed = await sync.refresh()
+      const changed = await (await sync.ledger()).refresh()
       failures = 0
       paused = false
       // All clear, told to the other tabs only when something was wrong.
@@ -233,7 +234,11 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       else if (m.t === 'gone') (tabs.delete(m.id as string), leading && plan())
       else if (m.t === 'check') leading && soon()
       else if (m.t === 'hello') post({ t: 'tab', id, ...me() })
-      else if (m.t === 'news') void sync.refresh(false, m.counts as CountData[]).catch(() => {})
+      else if (m.t === 'news')
+        void sync
+          .ledger()
+          .then((l) => l.refresh(false, m.counts as CountData[]))
+          .catch(() => {})
       else if (m.t === 'arrived') tell(m.items as FeedItem[])
       else if (m.t === 'trouble')
         setTrouble(
@@ -352,7 +357,11 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
           await read(response.body, (event) => {
             last = event.id ?? last
             // `ready`: live from here. `reset`: events were lost, look at everything. Anything else: news.
-            if (event.event === 'reset') void sync.refresh(true).catch(() => {})
+            if (event.event === 'reset')
+              void sync
+                .ledger()
+                .then((l) => l.refresh(true))
+                .catch(() => {})
             else if (event.event !== 'ready') activity().visible ? nudge() : (missed = true)
           })
         } catch {

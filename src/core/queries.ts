@@ -1,7 +1,7 @@
 /**
- * Query keys and query options of every subscriber read. React-free and server-safe: the hooks and
- * `prefetchInbox` (inbox-kit/server) build on the same options, so data loaded on a server lands on
- * the keys the browser reads.
+ * Query options of every subscriber read, built with React Query's own helpers. React-free and server-safe:
+ * the hooks and `prefetchInbox` (inbox-kit/server) build on the same options, so data loaded on a server
+ * lands on the keys the browser reads.
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type {
@@ -11,97 +11,34 @@ import type {
   QueryKey,
   QueryKeyWithDataTag,
   UseInfiniteQueryOptions,
-  UseQueryOptions,
 } from '@tanstack/react-query'
 import type {
   Criticality,
   CursorPage,
   FeedPage,
-  InboxClient,
   JsonObject,
   Preferences,
   SubscriberSubscriptionsParams,
   TopicSubscription,
 } from '../api/types'
-import type { FeedFilter } from './items'
+import {
+  common,
+  feedFilters,
+  inboxKeys,
+  type FeedFilters,
+  type InboxQueryOptions,
+  type Key,
+  type QueryDeps,
+} from './keys'
 
-/** The filters of one feed list and its page size (1–100). Lists with equal filters share one cache entry. */
-export interface FeedFilters extends FeedFilter {
-  limit: number
-}
-
-/** The count kinds: unread (`read=false`) and unseen (`seen=false`) items. */
-export type CountKind = 'unread' | 'unseen'
-
-/** A count as cached. */
-export interface CountData {
-  /** Items counted. Exact when the service sends `totalCount`; else at most 100 (see `capped`). */
-  count: number
-  /** More exist than `count` (only when the service does not send `totalCount`). */
-  capped: boolean
-  /** Changes whenever the service's answer does (a new item, another device's change). */
-  sig: string
-}
-
-/** What the option builders need. */
-export interface QueryDeps {
-  client: Pick<InboxClient, 'getFeed' | 'getPreferences' | 'listSubscriberSubscriptions'>
-  subscriberId: string
-}
-
-/** Page size of a feed list when none is given. */
-export const DEFAULT_LIMIT = 20
-
-/** Filters with the default page size and absent keys left out, so that equal lists get equal keys. */
-export function feedFilters(f: Partial<FeedFilters> = {}): FeedFilters {
-  const out: FeedFilters = { limit: f.limit ?? DEFAULT_LIMIT }
-  if (typeof f.read === 'boolean') out.read = f.read
-  if (typeof f.seen === 'boolean') out.seen = f.seen
-  if (f.payload && Object.keys(f.payload).length) out.payload = f.payload
-  return out
-}
-
-/** The filter a count reads. */
-export const countFilter = (kind: CountKind): FeedFilter => (kind === 'unread' ? { read: false } : { seen: false })
-
-/**
- * Every query key of the kit. All start `['inbox', subscriberId]`, so that one subscriber's cache
- * can be dropped, cancelled or refetched as a whole.
- */
-export const inboxKeys = {
-  all: (subscriberId: string) => ['inbox', subscriberId] as const,
-  /** Every feed list of a subscriber, whatever its filters. */
-  feeds: (subscriberId: string) => ['inbox', subscriberId, 'feed'] as const,
-  feed: (subscriberId: string, filters?: Partial<FeedFilters>) =>
-    ['inbox', subscriberId, 'feed', feedFilters(filters)] as const,
-  count: (subscriberId: string, kind: CountKind) => ['inbox', subscriberId, 'count', kind] as const,
-  preferences: (subscriberId: string, criticality: Criticality = 'nonCritical') =>
-    ['inbox', subscriberId, 'preferences', criticality] as const,
-  subscriptions: (subscriberId: string, params: object = {}) =>
-    ['inbox', subscriberId, 'subscriptions', params] as const,
-}
-
-/**
- * What the option factories return: React Query's `queryOptions` type, spelled out through
- * `@tanstack/react-query` so that the published types name no package an app may not have installed
- * (its core, under pnpm's strict layout).
- */
-export type InboxQueryOptions<T, K extends QueryKey> = OmitKeyof<UseQueryOptions<T, Error, T, K>, 'queryFn'> & {
-  queryFn?: QueryFunction<T, K, never> | undefined
-} & QueryKeyWithDataTag<K, T, Error>
+export { countQueryOptions, DEFAULT_LIMIT, feedFilters, fetchCount, inboxKeys } from './keys'
+export type { CountData, CountKind, FeedFilters, InboxQueryOptions, QueryDeps } from './keys'
 
 /** What `feedQueryOptions` returns: React Query's `infiniteQueryOptions` type, spelled out likewise. */
 export type InboxInfiniteQueryOptions<T, K extends QueryKey> = OmitKeyof<
   UseInfiniteQueryOptions<T, Error, InfiniteData<T>, K, number>,
   'queryFn'
 > & { queryFn?: QueryFunction<T, K, number> | undefined } & QueryKeyWithDataTag<K, InfiniteData<T>, Error>
-
-type Key<F extends (...args: never[]) => QueryKey> = ReturnType<F>
-
-// Polling and the provider decide when to look again: nothing refetches on its own. The queryFns leave
-// React Query's signal alone: a read outlives an unmount (StrictMode's included) and is cached, instead
-// of being cancelled and asked again.
-const common = { staleTime: Infinity, retry: false } as const
 
 /** Options of one feed list: an infinite query over pages 0, 1, 2 … while `hasMore`. */
 export function feedQueryOptions<P extends JsonObject = JsonObject>(
@@ -116,38 +53,6 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
       deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
     getNextPageParam: (last: FeedPage<P>, _: unknown, param: number) => (last.hasMore ? param + 1 : undefined),
-  })
-}
-
-/**
- * Reads a count: one `limit=1` page and its `totalCount`; from a service that leaves `totalCount`
- * out, a page of up to 100 items (so "99+" can be told from 99). `method` remembers which works.
- */
-export async function fetchCount(
-  deps: QueryDeps,
-  kind: CountKind,
-  method: { total?: boolean } = {},
-  opts?: { retry?: false },
-): Promise<CountData> {
-  const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit }, opts)
-  if (method.total !== false) {
-    const page = await read(1)
-    method.total = typeof page.totalCount === 'number'
-    if (method.total) return { count: page.totalCount!, capped: false, sig: `${page.totalCount} ${page.data[0]?._id}` }
-  }
-  const page = await read(100)
-  return { count: page.data.length, capped: page.hasMore, sig: page.data.map((i) => i._id).join() + page.hasMore }
-}
-
-/** Options of the unread or unseen count. */
-export function countQueryOptions(
-  deps: QueryDeps,
-  kind: CountKind,
-): InboxQueryOptions<CountData, Key<typeof inboxKeys.count>> {
-  return queryOptions({
-    ...common,
-    queryKey: inboxKeys.count(deps.subscriberId, kind),
-    queryFn: () => fetchCount(deps, kind),
   })
 }
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useStore } from 'zustand'
-import { countQueryOptions, type CountKind } from '../core/queries'
+import { countQueryOptions, type CountKind } from '../core/keys'
 import { useInboxScope } from '../provider/context'
 
 /** Options of {@link useCounts}: which counts to load (each costs one small request). */
@@ -24,6 +24,24 @@ export interface UseCountsResult {
   error: Error | null
 }
 
+/** One count as shown (the cached one with the writes on their way laid over it), and its state. */
+export function useCount(kind: CountKind, enabled = true) {
+  const { sync, enabled: active } = useInboxScope('useCounts')
+  const writes = useStore(sync.store, (s) => s.writes)
+  const trouble = useStore(sync.store, (s) => s.trouble)
+  const query = useQuery(
+    { ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: active && enabled },
+    sync.queryClient,
+  )
+  const data = sync.count(query.data, kind, writes)
+  return {
+    count: data?.count ?? 0,
+    capped: !!data?.capped,
+    isLoading: query.isLoading,
+    error: query.error ?? trouble?.error ?? null,
+  }
+}
+
 /**
  * The unread and unseen counts. A mark-as changes them in the same render as the lists; new
  * notifications arrive through the provider's polling.
@@ -33,25 +51,14 @@ export interface UseCountsResult {
  * return <span aria-hidden>{unseen > 99 ? '99+' : unseen}</span>
  */
 export function useCounts(options: UseCountsOptions = {}): UseCountsResult {
-  const { sync, enabled } = useInboxScope('useCounts')
-  const writes = useStore(sync.store, (s) => s.writes)
-  const trouble = useStore(sync.store, (s) => s.trouble)
-  const read = (kind: CountKind) =>
-    // eslint-disable-next-line react-hooks/rules-of-hooks -- called twice, in the same order, on every render
-    useQuery(
-      { ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: enabled && options[kind] !== false },
-      sync.queryClient,
-    )
-  const unread = read('unread')
-  const unseen = read('unseen')
-  const u = sync.count(unread.data, 'unread', writes)
-  const s = sync.count(unseen.data, 'unseen', writes)
+  const unread = useCount('unread', options.unread !== false)
+  const unseen = useCount('unseen', options.unseen !== false)
   return {
-    unread: u?.count ?? 0,
-    unseen: s?.count ?? 0,
-    unreadCapped: !!u?.capped,
-    unseenCapped: !!s?.capped,
+    unread: unread.count,
+    unseen: unseen.count,
+    unreadCapped: unread.capped,
+    unseenCapped: unseen.capped,
     isLoading: unread.isLoading || unseen.isLoading,
-    error: unread.error ?? unseen.error ?? trouble?.error ?? null,
+    error: unread.error ?? unseen.error,
   }
 }

@@ -2,7 +2,8 @@ import { useInfiniteQuery } from '@tanstack/react-query'
 import { useCallback, useMemo } from 'react'
 import { useStore } from 'zustand'
 import type { FeedItem, JsonObject } from '../api/types'
-import { itemsOf, type FeedData } from '../core/items'
+import { ledgerOf } from '../core/ledger'
+import { itemsOf, type FeedData } from '../core/lists'
 import { feedFilters, feedQueryOptions } from '../core/queries'
 import { useInboxScope } from '../provider/context'
 
@@ -56,23 +57,31 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
  */
 export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptions<P> = {}): UseFeedResult<P> {
   const { sync, enabled } = useInboxScope('useFeed')
+  const ledger = ledgerOf(sync)
   const { read, seen, payload, limit } = options
   const key = JSON.stringify([read, seen, payload, limit])
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the filters' content
   const f = useMemo(() => feedFilters({ read, seen, payload, limit }), [key])
   const query = useInfiniteQuery(
-    { ...feedQueryOptions<P>(sync, f), queryFn: sync.page(f) as never, enabled: enabled && options.enabled !== false },
+    {
+      ...feedQueryOptions<P>(sync, f),
+      queryFn: ledger.page(f) as never,
+      enabled: enabled && options.enabled !== false,
+    },
     sync.queryClient,
   )
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
-  const data = useMemo(() => sync.list(query.data as FeedData<P> | undefined, f, writes), [sync, query.data, f, writes])
+  const data = useMemo(
+    () => ledger.list(query.data as FeedData<P> | undefined, f, writes),
+    [ledger, query.data, f, writes],
+  )
   const items = useMemo(() => itemsOf(data), [data])
   const { hasNextPage, isFetchingNextPage, fetchNextPage: next } = query
   const fetchNextPage = useCallback(async () => {
     if (hasNextPage && !isFetchingNextPage) await next()
   }, [hasNextPage, isFetchingNextPage, next])
-  const refetch = useCallback(() => sync.retry(), [sync])
+  const refetch = useCallback(() => ledger.retry(), [ledger])
   const totalCount = data?.pages[0]?.totalCount
   return {
     items,

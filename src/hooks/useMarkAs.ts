@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react'
 import { useStore } from 'zustand'
 import type { MarkAs } from '../api/types'
+import { ledgerOf } from '../core/ledger'
 import { useInboxScope } from '../provider/context'
 
 /** What {@link useMarkAs} returns. */
@@ -35,7 +36,7 @@ export function useMarkAs(): UseMarkAsResult {
   const markAs = useCallback<UseMarkAsResult['markAs']>(
     async ({ ids, markAs }) => {
       setState((s) => ({ ...s, pending: s.pending + 1 }))
-      const error = await sync.markAs(ids, markAs)
+      const error = await ledgerOf(sync).markAs(ids, markAs)
       setState((s) => ({ pending: s.pending - 1, error: error ?? s.error }))
     },
     [sync],
@@ -68,7 +69,13 @@ export function useMarkAll(kind: 'read' | 'seen' = 'read'): UseMarkAllResult {
   const { sync } = useInboxScope('useMarkAll')
   const isPending = useStore(sync.store, (s) => s.writes.some((w) => !w.ids && w.markAs === kind))
   const error = useStore(sync.store, (s) => s.markAllError)
-  const markAll = useCallback(() => sync.markAll(kind).then(() => {}), [sync, kind])
-  const reset = useCallback(() => sync.dismiss(), [sync])
+  const markAll = useCallback(
+    () =>
+      ledgerOf(sync)
+        .markAll(kind)
+        .then(() => {}),
+    [sync, kind],
+  )
+  const reset = useCallback(() => ledgerOf(sync).dismiss(), [sync])
   return { markAll, isPending, error, reset }
 }

@@ -1,5 +1,5 @@
-import { QueryClient, hydrate, type DehydratedState } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { QueryClient, type DehydratedState } from '@tanstack/react-query'
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { createSubscriberClient } from '../api/client'
 import type { FeedItem, InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
 import { inboxKeys } from '../core/queries'
@@ -70,7 +70,8 @@ export interface InboxProviderProps {
   enabled?: boolean
   /**
    * Data loaded on the server (`dehydrate(queryClient)` after `prefetchInbox` from `inbox-kit/server`);
-   * the first render uses it and no request repeats it.
+   * the first render uses it and no request repeats it. Its successful queries are taken (what `dehydrate`
+   * gives by default); any other is fetched in the browser.
    */
   initialState?: DehydratedState
   children?: ReactNode
@@ -126,9 +127,14 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     props.queryClient ? undefined : new QueryClient({ defaultOptions: { queries: { retry: false } } }),
   )
   const queryClient = props.queryClient ?? own!
-  // Server data goes in before anything reads the cache (and again when the server sends new data).
+  // Server data goes in before anything reads the cache (and again when the server sends new data): the
+  // queries it loaded, as React Query's `hydrate` puts them, without the bytes of what the kit never sends.
   // eslint-disable-next-line react-hooks/void-use-memo -- during render on purpose, as React Query's HydrationBoundary does
-  useMemo(() => initialState && hydrate(queryClient, initialState), [queryClient, initialState])
+  useMemo(() => {
+    for (const { queryKey, state } of initialState?.queries ?? [])
+      if (state.status === 'success' && state.dataUpdatedAt > (queryClient.getQueryState(queryKey)?.dataUpdatedAt ?? 0))
+        queryClient.setQueryData(queryKey, state.data, { updatedAt: state.dataUpdatedAt })
+  }, [queryClient, initialState])
   const sync = useMemo(() => createInboxSync(client, queryClient, subscriberId), [client, queryClient, subscriberId])
   const active = enabled && subscriberId !== ''
 
@@ -168,17 +174,51 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     }
   }, [sync, active, pollInterval, stream])
 
+  const scheme = useScheme(theme)
   const scope = useMemo<InboxScope>(
     () => ({
       sync,
       clientOptions,
       locale,
       messages,
-      theme,
+      scheme,
       enabled: active,
-      value: { client, queryClient, subscriberId, refresh: () => sync.refresh(true).then(() => {}), locale, theme },
+      value: {
+        client,
+        queryClient,
+        subscriberId,
+        refresh: () =>
+          sync
+            .ledger()
+            .then((l) => l.refresh(true))
+            .then(() => {}),
+        locale,
+        theme,
+      },
     }),
-    [sync, clientOptions, locale, messages, theme, active, client, queryClient, subscriberId],
+    [sync, clientOptions, locale, messages, scheme, active, client, queryClient, subscriberId, theme],
   )
   return <InboxContext.Provider value={scope}>{children}</InboxContext.Provider>
+}
+
+const DARK = '(prefers-color-scheme: dark)'
+
+/** The scheme to draw in: `theme`, or the system's while it is `system` (light on the server). */
+function useScheme(theme: InboxTheme): 'light' | 'dark' {
+  const system = theme === 'system'
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (!system || typeof matchMedia !== 'function') return () => {}
+      const query = matchMedia(DARK)
+      query.addEventListener('change', onChange)
+      return () => query.removeEventListener('change', onChange)
+    },
+    [system],
+  )
+  const dark = useSyncExternalStore(
+    subscribe,
+    () => system && typeof matchMedia === 'function' && matchMedia(DARK).matches,
+    () => false,
+  )
+  return system ? (dark ? 'dark' : 'light') : theme
 }

@@ -28,8 +28,12 @@ export interface InboxScope {
   /** What the provider built its client from (admin hooks build a full client from it). */
   clientOptions: InboxClientOptions | undefined
   locale: string
+  /** The provider's `messages`. */
   messages: Partial<InboxMessages> | undefined
-  theme: InboxTheme
+  /** Every string, English with `messages` on top: made by the first component that needs them. */
+  m?: InboxMessages
+  /** The colour scheme the components draw in, `system` resolved. */
+  scheme: 'light' | 'dark'
   /** `false` while the provider waits: no request is made. */
   enabled: boolean
   value: InboxContextValue

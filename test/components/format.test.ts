@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatCount, formatDayLabel, formatRelativeTime } from '../../src/core/format'
+import { formatDayLabel, formatRelativeTime } from '../../src/core/format'
+import { formatCount } from '../../src/i18n'
 import { plural } from '../../src/i18n'
 import { ar } from '../../src/locales/ar'
 import { de } from '../../src/locales/de'

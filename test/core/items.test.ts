@@ -2,15 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { FeedItem, FeedPage, Integration, Preferences } from '../../src/api/types'
 import { applySetPrimary } from '../../src/admin'
 import {
-  applyFlags,
-  compare as compareFeedItems,
-  itemsOf as feedItems,
   marked as markAsState,
   matches as matchesFilters,
   matchesPayload,
-  type FeedData,
   type Flags as ItemState,
 } from '../../src/core/items'
+import { applyFlags, compare as compareFeedItems, itemsOf as feedItems, type FeedData } from '../../src/core/lists'
 import { applyPreferencesUpdate } from '../../src/core/prefs'
 import { feedFilters, inboxKeys } from '../../src/core/queries'
 

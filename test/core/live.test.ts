@@ -71,6 +71,9 @@ function start(
 
 /** Loads both counts as the Bell would on mount. */
 async function mountCounts(t: ReturnType<typeof start>) {
+  // The ledger's module, which the loop loads on its first look: loading takes real time, which the fake
+  // clock does not wait for.
+  await t.sync.ledger()
   await Promise.all(
     (['unread', 'unseen'] as const).map((kind) =>
       t.queryClient.fetchQuery({ ...countQueryOptions(t.sync, kind), queryFn: t.sync.countFn(kind) }),

@@ -1,10 +1,8 @@
 import { forwardRef, useEffect, useRef } from 'react'
 import type { ButtonHTMLAttributes, ReactElement, ReactNode } from 'react'
-import { formatCount } from '../../core/format'
-import { useCounts } from '../../hooks/useCounts'
-import { format, plural } from '../../i18n'
-import { BellIcon } from '../internal/icons'
-import { useWarmFormats } from '../internal/hooks'
+import { useCount } from '../../hooks/useCounts'
+import { format, formatCount, plural } from '../../i18n'
+import { BELL, icon } from '../internal/icons'
 import { useUI } from '../internal/ui'
 
 /** Which count the Bell shows. */
@@ -43,12 +41,10 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
   ref,
 ): ReactElement {
   const { m, locale, root, c } = useUI('Bell', unstyled)
-  const counts = useCounts(countKind === 'unread' ? { unseen: false } : { unread: false })
-  const count = (countKind === 'unread' ? counts.unread : counts.unseen) ?? 0
-  const capped = countKind === 'unread' ? !!counts.unreadCapped : !!counts.unseenCapped
+  const { count, capped, error } = useCount(countKind)
   const label = formatCount(count, locale, 99, capped)
   // Counts that cannot be read are said so, in the name and an attribute, rather than shown as none.
-  const unavailable = !!counts.error
+  const unavailable = !!error
   const name = unavailable
     ? m.bellUnavailable
     : count > 0
@@ -56,7 +52,6 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
       : m.bellLabel
 
   useDocumentTitleCount(titleCount ? count : 0, titleCount ? label : '', m.documentTitleCount)
-  useWarmFormats(locale, !counts.isLoading)
 
   return (
     <button
@@ -76,7 +71,7 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
         renderBell({ count, label, capped, open })
       ) : (
         <>
-          <BellIcon {...c('inbox-bell__icon')} />
+          {icon(BELL, c('inbox-bell__icon'))}
           {(count > 0 || unavailable) && (
             <span {...c('inbox-bell__badge')} aria-hidden="true">
               {unavailable ? '!' : label}

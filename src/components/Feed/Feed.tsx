@@ -13,10 +13,13 @@ import type { FeedItem, JsonObject } from '../../api/types'
 import { dayKey, formatDayLabel } from '../../core/format'
 import { useStore } from 'zustand'
 import { useFeed } from '../../hooks/useFeed'
+import { ledgerOf } from '../../core/ledger'
 import { plural } from '../../i18n'
 import { useNow } from '../internal/clock'
-import { ArrowUpIcon, InboxEmptyIcon } from '../internal/icons'
-import { LiveRegion, Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
+import { ARROW_UP, INBOX_EMPTY } from '../internal/glyphs'
+import { icon } from '../internal/icons'
+import { Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
+import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI, visuallyHidden } from '../internal/ui'
 import { NotificationItem } from '../NotificationItem/NotificationItem'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
@@ -126,8 +129,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
 ): ReactElement {
   const { m, locale, root, c, child: scope, sync } = useUI('Feed', unstyled)
   const feed = useFeed<P>({ read: filter?.read, seen: filter?.seen, payload: filter?.payload, limit })
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- the sync object's methods are closures, none reads `this`
-  const markAs = sync.markAs
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the ledger's methods are closures, none reads `this`
+  const markAs = ledgerOf(sync).markAs
   const trouble = useStore(sync.store, (s) => s.trouble)
   const now = useNow()
   const items = feed.items
@@ -334,7 +337,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       <StateMessage
         c={c}
         state="empty"
-        icon={<InboxEmptyIcon width={24} height={24} />}
+        icon={icon(INBOX_EMPTY, { width: 24, height: 24, strokeWidth: 1.5 })}
         title={
           (emptyVariant ?? (filter?.read === false ? 'unread' : 'all')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle
         }
@@ -431,7 +434,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       >
         {hiddenCount > 0 && (
           <button type="button" {...c('inbox-feed__new')} onClick={reveal}>
-            <ArrowUpIcon width={14} height={14} />
+            {icon(ARROW_UP, { width: 14, height: 14 })}
             {plural(m.newNotifications, hiddenCount, locale)}
           </button>
         )}
@@ -490,7 +493,7 @@ function ThreadBar({
           type="button"
           {...c('inbox-button')}
           data-variant="ghost"
-          onClick={() => void sync.markAs(unread, 'read')}
+          onClick={() => void ledgerOf(sync).markAs(unread, 'read')}
         >
           {plural(m.threadMarkRead, unread.length, locale)}
         </button>

@@ -1,19 +1,26 @@
-import { forwardRef } from 'react'
+import { forwardRef, useEffect, useRef, useState } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
 import type { JsonObject } from '../../api/types'
 import { InboxProvider } from '../../provider/InboxProvider'
 import type { InboxProviderProps } from '../../provider/InboxProvider'
 import type { BellRenderProps, CountKind } from '../Bell/Bell'
-import { InboxPanel, splitPanelProps } from './InboxPanel'
 import type { InboxPanelProps } from './InboxPanel'
-import { BellTrigger, InboxRoot, PopoverContent } from './parts'
+import { splitPanelProps } from './panelProps'
+import { BellTrigger, InboxRoot, useRoot } from './root'
 import { useControllableState } from '../internal/hooks'
-import { Toaster, type ToasterProps } from '../Toaster/Toaster'
-import type { InboxPlacement } from './parts'
+import { useUI } from '../internal/ui'
+import type { ToasterProps } from '../Toaster/Toaster'
+import type { InboxPlacement } from './root'
+
+// The popover and the toasts load apart from the bell: a page where nobody opens the inbox never fetches,
+// parses or keeps their code. The popover's is fetched on the first sign of intent (a pointer over the bell,
+// focus on it, a press) and when it opens.
+const popover = /* @__PURE__ */ loader(() => import('./popover'))
+const toaster = /* @__PURE__ */ loader(() => import('../Toaster/Toaster'))
 
 export type { InboxTab } from './InboxTabs'
 
-export type { InboxPlacement } from './parts'
+export type { InboxPlacement } from './root'
 
 /** Props of the inbox UI (without the provider's). */
 export interface InboxViewProps<P extends JsonObject = JsonObject>
@@ -105,15 +112,83 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
   }: InboxViewProps<P>,
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
+  const { locale } = useUI('Inbox')
   const [panel, div] = splitPanelProps(rest)
   const [shown, setShown] = useControllableState(open, defaultOpen ?? false, onOpenChange)
+  const asked = useRef(false)
+  // Once per inbox: the popover's code, then (in idle time) the formatters its rows use.
+  const preload = () => {
+    if (asked.current) return
+    asked.current = true
+    popover.load().then(
+      (m) =>
+        (typeof requestIdleCallback === 'function' ? requestIdleCallback : setTimeout)(() => m.warmFormats(locale)),
+      () => (asked.current = false),
+    )
+  }
+  const Toaster = useLoaded(toaster, !!toasts)[0]?.Toaster
   return (
     <InboxRoot ref={ref} open={shown} onOpenChange={setShown} unstyled={unstyled} {...div}>
-      <BellTrigger countKind={countKind} titleCount={titleCount} renderBell={renderBell} />
-      <PopoverContent placement={placement}>
-        <InboxPanel {...panel} />
-      </PopoverContent>
-      {toasts && <Toaster {...(toasts === true ? {} : toasts)} onOpen={() => setShown(true)} />}
+      <BellTrigger
+        countKind={countKind}
+        titleCount={titleCount}
+        renderBell={renderBell}
+        onPointerEnter={preload}
+        onPointerDown={preload}
+        onFocus={preload}
+      />
+      {shown && <LazyPopover placement={placement} {...panel} />}
+      {toasts && Toaster && <Toaster {...(toasts === true ? {} : toasts)} onOpen={() => setShown(true)} />}
     </InboxRoot>
   )
 }) as <P extends JsonObject = JsonObject>(props: InboxViewProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
+
+/** The popover once its code is there (nothing until then), or what went wrong if it could not be fetched. */
+function LazyPopover(props: InboxPanelProps & { placement?: InboxPlacement | undefined }): ReactElement | null {
+  const { m, c } = useUI('Inbox')
+  const { contentId } = useRoot('Inbox')
+  const [loaded, failed, retry] = useLoaded(popover, true)
+  if (loaded) return <loaded.Popover {...props} />
+  return failed ? (
+    <div id={contentId} {...c('inbox-popover')} data-placement={props.placement ?? 'bottom-end'} role="alert">
+      <div {...c('inbox-state')} data-state="error">
+        <p {...c('inbox-state__title')}>{m.errorTitle}</p>
+        <button type="button" {...c('inbox-button')} data-variant="secondary" onClick={retry}>
+          {m.retry}
+        </button>
+      </div>
+    </div>
+  ) : null
+}
+
+/** A module fetched on demand; `module` is set once it is there. */
+interface Loader<T> {
+  load: () => Promise<T>
+  module?: T
+}
+
+function loader<T>(load: () => Promise<T>): Loader<T> {
+  const l: Loader<T> = { load: () => load().then((m) => (l.module = m)) }
+  return l
+}
+
+/**
+ * The module, at once when it is already there; else fetched while `active`, rendering again when it comes.
+ * Also whether fetching it failed, and a function that tries again.
+ */
+function useLoaded<T>(l: Loader<T>, active: boolean): [T | undefined, boolean, () => void] {
+  const [state, setState] = useState<{ module?: T; failed?: boolean }>({})
+  const module = state.module ?? l.module
+  useEffect(() => {
+    if (!active || module || state.failed) return
+    let live = true
+    l.load().then(
+      (m) => live && setState({ module: m }),
+      () => live && setState({ failed: true }),
+    )
+    return () => {
+      live = false
+    }
+  }, [l, active, module, state.failed])
+  return [module, !!state.failed, () => setState({})]
+}

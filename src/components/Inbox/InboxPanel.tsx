@@ -1,15 +1,17 @@
 import { Suspense, lazy, useId, useMemo, useState } from 'react'
 import type { ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
-import { formatCount } from '../../core/format'
+import { formatCount } from '../../i18n'
 import { useCounts } from '../../hooks/useCounts'
 import { useMarkAll } from '../../hooks/useMarkAs'
 import { Feed } from '../Feed/Feed'
 import type { FeedProps } from '../Feed/Feed'
 import type { ViewportRect } from '../Feed/useVirtualRows'
-import { BackIcon, CheckAllIcon, SettingsIcon } from '../internal/icons'
+import { BACK, CHECK_ALL, SETTINGS } from '../internal/glyphs'
+import { icon, type IconProps } from '../internal/icons'
 import { ErrorBanner, Skeleton } from '../internal/parts'
 import { useUI } from '../internal/ui'
+
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
 import { InboxTabs, tabElementId } from './InboxTabs'
 import type { InboxTab } from './InboxTabs'
@@ -116,12 +118,15 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
   return (
     <>
       <InboxHeader title={feed ? m.inboxTitle : m.preferencesTitle} data-view={view}>
-        {!feed && iconButton(m.backToFeed, <BackIcon width={18} height={18} />, () => setView('feed'))}
+        {!feed &&
+          iconButton(m.backToFeed, icon(BACK, { width: 18, height: 18, 'data-inbox-flip': '' } as IconProps), () =>
+            setView('feed'),
+          )}
         {feed && (
           <div {...c('inbox-header__actions')}>
             {iconButton(
               m.markAllAsRead,
-              <CheckAllIcon width={18} height={18} />,
+              icon(CHECK_ALL, { width: 18, height: 18 }),
               () => void markAll.markAll(),
               markAll.isPending || counts.unread === 0,
             )}
@@ -129,7 +134,7 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
               // The settings view is a module of its own, fetched when its button is first pointed at or focused.
               iconButton(
                 m.openPreferences,
-                <SettingsIcon width={18} height={18} />,
+                icon(SETTINGS, { width: 18, height: 18 }),
                 () => setView('preferences'),
                 false,
                 () => void loadSettings().catch(() => {}),
@@ -187,28 +192,4 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
       )}
     </>
   )
-}
-
-const PANEL_KEYS = new Set<string>([
-  'markSeenOnOpen',
-  'tabs',
-  'showPreferences',
-  'settings',
-  'renderItem',
-  'renderBody',
-  'renderEmpty',
-  'groupBy',
-  'onNavigate',
-  'onAction',
-  'onItemClick',
-  'limit',
-  'feedInitialRect',
-] satisfies (keyof InboxPanelProps)[])
-
-/** Splits a shape's props into the panel's and the rest (for its root element). */
-export function splitPanelProps(props: object): [Record<string, unknown>, Record<string, unknown>] {
-  const panel: Record<string, unknown> = {}
-  const rest: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(props)) (PANEL_KEYS.has(key) ? panel : rest)[key] = value
-  return [panel, rest]
 }

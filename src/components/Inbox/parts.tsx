@@ -1,119 +1,29 @@
-import { Children, cloneElement, createContext, forwardRef, useContext, useId, useRef, useState } from 'react'
-import type { ButtonHTMLAttributes, HTMLAttributes, ReactElement, ReactNode, Ref, RefObject } from 'react'
-import { createPortal } from 'react-dom'
-import { formatCount } from '../../core/format'
-import { useCounts } from '../../hooks/useCounts'
-import { plural } from '../../i18n'
-import { Bell } from '../Bell/Bell'
-import type { BellProps } from '../Bell/Bell'
-import { compose } from '../internal/events'
-import { useControllableState } from '../internal/hooks'
-import { CloseIcon } from '../internal/icons'
-import { useDismissableLayer, useFocusScope } from '../internal/layer'
-import { LiveRegion } from '../internal/parts'
-import { UIContext, useIsoLayoutEffect, useUI, visuallyHidden } from '../internal/ui'
-
-/** Where the popover opens relative to its trigger (logical: `end` is the right in LTR, the left in RTL). */
-export type InboxPlacement = 'bottom-end' | 'bottom-start' | 'top-end' | 'top-start'
-
-interface RootContextValue {
-  open: boolean
-  setOpen: (open: boolean) => void
-  /** Closes, and gives focus back to the trigger when `refocus`. */
-  close: (refocus: boolean) => void
-  trigger: RefObject<HTMLElement | null>
-  contentId: string
-  /** The root's theme and direction attributes, for content rendered in a portal. */
-  attrs: Record<string, string | undefined>
-}
-
-const RootContext = /* @__PURE__ */ createContext<RootContextValue | null>(null)
-
-/** The id of the heading that names the surrounding dialog or region (set by `InboxContent` and the layouts). */
-export const LabelContext = /* @__PURE__ */ createContext<string | undefined>(undefined)
-
-function useRoot(name: string): RootContextValue {
-  const ctx = useContext(RootContext)
-  if (!ctx) throw new Error(`\`${name}\` must be used within \`<InboxRoot>\``)
-  return ctx
-}
-
-/** Sets every ref it is given. */
-function useMergedRef<T>(...refs: (Ref<T> | undefined)[]): (node: T | null) => void {
-  const latest = useRef(refs)
-  latest.current = refs
-  const [set] = useState(() => (node: T | null) => {
-    for (const r of latest.current) {
-      if (typeof r === 'function') r(node)
-      else if (r) (r as { current: T | null }).current = node
-    }
-  })
-  return set
-}
-
-/** Props of {@link InboxRoot}; the rest lands on its `<div>`. */
-export interface InboxRootProps extends HTMLAttributes<HTMLDivElement> {
-  /** Controlled open state. */
-  open?: boolean
-  /** Initial open state when uncontrolled (honoured by a server render too). @default false */
-  defaultOpen?: boolean
-  /** Called with the next open state. */
-  onOpenChange?: (open: boolean) => void
-  /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
-  unstyled?: boolean
-}
-
 /**
- * The popover's state and its one polite live region. Put an {@link InboxTrigger} and an {@link InboxContent}
- * inside; each root keeps its own open state.
- * @example
- * <InboxRoot>
- *   <InboxTrigger asChild><button>Inbox</button></InboxTrigger>
- *   <InboxContent><InboxHeader /><Feed /></InboxContent>
- * </InboxRoot>
+ * The parts of a popover of your own ({@link InboxRoot} is in root.tsx): a trigger of your own element, the
+ * dialog, its header, footer and close button.
  */
-export const InboxRoot = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxRootProps>(function InboxRoot(
-  { open: openProp, defaultOpen = false, onOpenChange, unstyled, className, children, ...rest },
-  ref,
-): ReactElement {
-  const { root, c, child } = useUI('InboxRoot', unstyled)
-  const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
-  const trigger = useRef<HTMLElement>(null)
-  const contentId = useId()
-  const counts = useCounts({ unread: false })
-  const ctx: RootContextValue = {
-    open,
-    setOpen,
-    close: (refocus) => {
-      setOpen(false)
-      if (refocus) trigger.current?.focus()
-    },
-    trigger,
-    contentId,
-    attrs: root,
-  }
-  return (
-    <UIContext.Provider value={child}>
-      <RootContext.Provider value={ctx}>
-        <div ref={ref} {...root} {...c('inbox', className)} data-state={open ? 'open' : 'closed'} {...rest}>
-          {children}
-          <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
-        </div>
-      </RootContext.Provider>
-    </UIContext.Provider>
-  )
-})
+import { Children, cloneElement, forwardRef, useContext, useRef, useState } from 'react'
+import type { ButtonHTMLAttributes, HTMLAttributes, ReactElement, ReactNode, Ref } from 'react'
+import { createPortal } from 'react-dom'
+import { useCounts } from '../../hooks/useCounts'
+import { formatCount, plural } from '../../i18n'
+import { compose } from '../internal/events'
+import { CLOSE } from '../internal/glyphs'
+import { icon } from '../internal/icons'
+import { useDismissableLayer, useFocusScope } from '../internal/layer'
+import { useIsoLayoutEffect, useUI, visuallyHidden } from '../internal/ui'
+import {
+  BellTrigger,
+  LabelContext,
+  useMergedRef,
+  useRoot,
+  useTrigger,
+  type InboxPlacement,
+  type InboxTriggerProps,
+} from './root'
 
-/** Props of {@link InboxTrigger}: the Bell's, or with `asChild` your own element's. */
-export interface InboxTriggerProps extends BellProps {
-  /**
-   * Uses the one child element as the trigger: it gets the ARIA attributes, the toggle on click, the count in
-   * its accessible name ("Inbox, 3 unseen") and focus back when the popover closes.
-   * @default false
-   */
-  asChild?: boolean
-  children?: ReactNode
-}
+export { InboxRoot, useInRoot } from './root'
+export type { InboxTriggerProps } from './root'
 
 /**
  * Opens and closes the popover: the {@link Bell} by default, or your own element with `asChild`.
@@ -124,28 +34,6 @@ export const InboxTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, InboxT
   ref,
 ): ReactElement {
   return asChild ? <Slot {...props} setRef={ref} /> : <BellTrigger ref={ref} {...props} />
-})
-
-/** What both kinds of trigger put on their element. */
-function useTrigger(name: string, ref: Ref<HTMLElement> | undefined, onClick: InboxTriggerProps['onClick']) {
-  const ctx = useRoot(name)
-  return {
-    ref: useMergedRef<HTMLElement>(ref, ctx.trigger),
-    'aria-haspopup': 'dialog' as const,
-    'aria-expanded': ctx.open,
-    'aria-controls': ctx.open ? ctx.contentId : undefined,
-    'data-state': ctx.open ? 'open' : 'closed',
-    onClick: compose(onClick, () => ctx.setOpen(!ctx.open)),
-  }
-}
-
-/** The Bell wired to the surrounding {@link InboxRoot}: what `<Inbox>` uses, without `asChild`'s code. */
-export const BellTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, BellProps>(function BellTrigger(
-  { onClick, ...rest },
-  ref,
-) {
-  const wired = useTrigger('InboxTrigger', ref, onClick)
-  return <Bell {...rest} {...wired} ref={wired.ref} open={wired['aria-expanded']} />
 })
 
 function Slot({
@@ -332,13 +220,8 @@ export const InboxClose = /* @__PURE__ */ forwardRef<HTMLButtonElement, ButtonHT
         onClick={compose(onClick, () => ctx.close(true))}
         {...rest}
       >
-        {children ?? <CloseIcon width={18} height={18} />}
+        {children ?? icon(CLOSE, { width: 18, height: 18 })}
       </button>
     )
   },
 )
-
-/** Whether this is inside an {@link InboxRoot} (the default panel shows its close button only there). */
-export function useInRoot(): boolean {
-  return useContext(RootContext) !== null
-}

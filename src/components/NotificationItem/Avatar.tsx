@@ -2,7 +2,8 @@ import type { Part } from '../internal/ui'
 import { useState } from 'react'
 import type { ReactElement } from 'react'
 import type { FeedItem } from '../../api/types'
-import { BellIcon, PersonIcon, SystemIcon, systemIconName } from '../internal/icons'
+import { PERSON, systemIcon, systemIconName } from '../internal/glyphs'
+import { BELL, icon } from '../internal/icons'
 import { safeImageUrl } from '../internal/url'
 
 /** A display name for the actor when the payload carries one (used for initials). */
@@ -34,14 +35,14 @@ export function Avatar({ item, alt, c }: { item: FeedItem; alt: string; c: Part 
   if (!actor || actor.type === 'none')
     return (
       <span {...c('inbox-avatar')} data-kind="none" aria-hidden="true">
-        <BellIcon width={16} height={16} />
+        {icon(BELL, { width: 16, height: 16 })}
       </span>
     )
   if (actor.type === 'system_icon') {
     const name = systemIconName(actor.data)
     return (
       <span {...c('inbox-avatar')} data-kind="icon" data-icon={name}>
-        <SystemIcon icon={actor.data} />
+        {icon(systemIcon(actor.data))}
       </span>
     )
   }
@@ -57,7 +58,7 @@ export function Avatar({ item, alt, c }: { item: FeedItem; alt: string; c: Part 
   const letters = initials(name)
   return (
     <span {...c('inbox-avatar')} data-kind="initials" role="img" aria-label={name ?? alt}>
-      {letters ? <span aria-hidden="true">{letters}</span> : <PersonIcon />}
+      {letters ? <span aria-hidden="true">{letters}</span> : icon(PERSON)}
     </span>
   )
 }

@@ -4,9 +4,11 @@ import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
 import { useStore } from 'zustand'
 import { useNow } from '../internal/clock'
 import { compose } from '../internal/events'
-import { AlertIcon, CheckIcon, EnvelopeDotIcon, EnvelopeOpenIcon } from '../internal/icons'
+import { ALERT, CHECK, ENVELOPE, ENVELOPE_OPEN } from '../internal/glyphs'
+import { icon } from '../internal/icons'
 import { ItemTime } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
+import { ledgerOf } from '../../core/ledger'
 import { safeUrl } from '../internal/url'
 import { Avatar } from './Avatar'
 
@@ -58,6 +60,9 @@ export interface NotificationItemProps<P extends JsonObject = JsonObject> extend
   unstyled?: boolean
 }
 
+/** The dot of the "mark as unread" envelope. */
+const DOT = <circle cx="19" cy="6" r="2.5" fill="currentColor" stroke="none" />
+
 /** The key that toggles read/unread on a focused item. */
 const TOGGLE_READ_KEY = 'r'
 
@@ -98,8 +103,9 @@ export const NotificationItem = /* @__PURE__ */ memo(
     // Read per item from the provider, so a failure is still told when the row comes back into view.
     const pending = useStore(store, (s) => s.writes.some((w) => !w.ids || w.ids.has(item._id)))
     const failure = useStore(store, (s) => s.failures.get(item._id))
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- the sync object's methods are closures, none reads `this`
-    const markAs = sync.markAs
+    const ledger = ledgerOf(sync)
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the ledger's methods are closures, none reads `this`
+    const markAs = ledger.markAs
     const now = useNow()
     const id = useId()
     const href = safeUrl(item.cta?.data?.url)
@@ -228,13 +234,13 @@ export const NotificationItem = /* @__PURE__ */ memo(
               )}
               {done && (
                 <p {...c('inbox-item__done')}>
-                  <CheckIcon width={14} height={14} />
+                  {icon(CHECK, { width: 14, height: 14 })}
                   <span>{doneButton?.resultContent || m.actionDone}</span>
                 </p>
               )}
               {failure && (
                 <p {...c('inbox-item__error')}>
-                  <AlertIcon width={14} height={14} />
+                  {icon(ALERT, { width: 14, height: 14 })}
                   <span>{m.updateError}</span>
                   <span {...c('inbox-item__error-actions')}>
                     <button
@@ -249,7 +255,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
                       type="button"
                       {...c('inbox-button')}
                       data-variant="ghost"
-                      onClick={() => sync.dismiss(item._id)}
+                      onClick={() => ledger.dismiss(item._id)}
                     >
                       {m.dismiss}
                     </button>
@@ -266,7 +272,9 @@ export const NotificationItem = /* @__PURE__ */ memo(
                 title={item.read ? m.markAsUnread : m.markAsRead}
                 onClick={() => void toggleRead()}
               >
-                {item.read ? <EnvelopeDotIcon width={16} height={16} /> : <EnvelopeOpenIcon width={16} height={16} />}
+                {item.read
+                  ? icon(ENVELOPE, { width: 16, height: 16 }, DOT)
+                  : icon(ENVELOPE_OPEN, { width: 16, height: 16 })}
               </button>
             </div>
           </>

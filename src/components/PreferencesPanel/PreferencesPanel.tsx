@@ -7,7 +7,8 @@ import { CHANNELS, WEEKDAYS } from '../../api/types'
 import { prefsOf } from '../../core/prefs'
 import { usePreferences, useUpdatePreferences } from '../../hooks/usePreferences'
 import type { InboxMessages } from '../../i18n/types'
-import { LockIcon } from '../internal/icons'
+import { LOCK } from '../internal/glyphs'
+import { icon } from '../internal/icons'
 import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { Switch } from './Switch'
@@ -90,7 +91,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
           <h4 id={headingId} {...c('inbox-prefs__workflow-name')}>
             {wf.workflow.name}
           </h4>
-          {locked && <LockIcon width={14} height={14} {...c('inbox-prefs__lock')} />}
+          {locked && icon(LOCK, { width: 14, height: 14, ...c('inbox-prefs__lock') })}
         </div>
         {locked && (
           <p {...c('inbox-prefs__hint')} id={`${lockId}-${wf.workflow.identifier}`}>

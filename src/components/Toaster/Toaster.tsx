@@ -2,8 +2,10 @@ import { forwardRef, useEffect, useRef, useState } from 'react'
 import type { HTMLAttributes, ReactElement } from 'react'
 import { useStore } from 'zustand'
 import type { FeedItem } from '../../api/types'
-import { CloseIcon } from '../internal/icons'
+import { CLOSE } from '../internal/glyphs'
+import { icon } from '../internal/icons'
 import { useUI } from '../internal/ui'
+import { ledgerOf } from '../../core/ledger'
 import { Avatar } from '../NotificationItem/Avatar'
 
 /** Props of {@link Toaster}; the rest lands on its `<section>`. */
@@ -104,7 +106,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
                     data-variant="secondary"
                     onClick={() => {
                       close(toast)
-                      void sync.markAs(item._id, 'read')
+                      void ledgerOf(sync).markAs(item._id, 'read')
                       onOpen(item)
                     }}
                   >
@@ -119,7 +121,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
                 title={m.dismiss}
                 onClick={() => close(toast)}
               >
-                <CloseIcon width={16} height={16} />
+                {icon(CLOSE, { width: 16, height: 16 })}
               </button>
             </li>
           )

@@ -2,7 +2,8 @@ import { forwardRef, useId } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import type { TopicSubscription } from '../../api/types'
 import { useSubscriberSubscriptions } from '../../hooks/useSubscriberSubscriptions'
-import { BackIcon, ForwardIcon } from '../internal/icons'
+import { BACK, FORWARD } from '../internal/glyphs'
+import { icon, type IconProps } from '../internal/icons'
 import { Skeleton, StateMessage } from '../internal/parts'
 import { useUI } from '../internal/ui'
 
@@ -78,7 +79,7 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
             disabled={!list.hasPrevious || list.isLoading}
             onClick={() => list.previous()}
           >
-            <BackIcon width={14} height={14} />
+            {icon(BACK, { width: 14, height: 14, 'data-inbox-flip': '' } as IconProps)}
             {m.previousPage}
           </button>
           <button
@@ -89,7 +90,7 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
             onClick={() => list.next()}
           >
             {m.nextPage}
-            <ForwardIcon width={14} height={14} />
+            {icon(FORWARD, { width: 14, height: 14, 'data-inbox-flip': '' } as IconProps)}
           </button>
         </nav>
       )}

@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { warmFormats } from '../../core/format'
+import { useCallback, useRef, useState } from 'react'
 
 /**
  * State that a parent may control (`value` given) or leave to the component (`defaultValue` as the
@@ -27,21 +26,4 @@ export function useControllableState<T>(
     [controlled],
   )
   return [current, set]
-}
-
-/**
- * Once `ready` (the count is shown), builds the formatters the feed's rows need in the browser's idle time,
- * off the path to the bell and to the first opening.
- */
-export function useWarmFormats(locale: string, ready: boolean): void {
-  useEffect(() => {
-    if (!ready || typeof window !== 'object') return
-    const run = () => warmFormats(locale)
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(run, { timeout: 2000 })
-      return () => cancelIdleCallback(id)
-    }
-    const id = setTimeout(run, 300)
-    return () => clearTimeout(id)
-  }, [locale, ready])
 }

@@ -1,12 +1,14 @@
 import { onlineManager } from '@tanstack/react-query'
 import type { Part } from './ui'
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useState, useSyncExternalStore } from 'react'
 import type { ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { formatDateTime, formatRelativeTime } from '../../core/format'
+import { ledgerOf } from '../../core/ledger'
 import { troubleKind } from '../../core/trouble'
-import { format, plural } from '../../i18n'
-import { AlertIcon } from './icons'
+import { format } from '../../i18n'
+import { ALERT } from './glyphs'
+import { icon } from './icons'
 import { useUI, visuallyHidden } from './ui'
 
 type ClassNames = Part
@@ -65,7 +67,7 @@ export function Skeleton({
 export function StateMessage({
   c,
   state,
-  icon,
+  icon: glyph,
   title,
   body,
   action,
@@ -84,7 +86,7 @@ export function StateMessage({
   return (
     <div {...c('inbox-state')} data-state={state} data-kind={kind} role={error ? 'alert' : undefined}>
       <span {...c('inbox-state__icon')} data-tone={error ? 'danger' : undefined}>
-        {icon ?? <AlertIcon width={22} height={22} />}
+        {glyph ?? icon(ALERT, { width: 22, height: 22 })}
       </span>
       <p {...c('inbox-state__title')}>{title}</p>
       {body && <p {...c('inbox-state__body')}>{body}</p>}
@@ -111,38 +113,11 @@ export function ErrorBanner({
 }): ReactElement {
   return (
     <div {...c('inbox-banner')} role="alert">
-      <AlertIcon width={16} height={16} />
+      {icon(ALERT, { width: 16, height: 16 })}
       <span>{message}</span>
       <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={onDismiss}>
         {dismissLabel}
       </button>
-    </div>
-  )
-}
-
-/**
- * The one polite live region of an inbox: it says how many unseen notifications arrived since the last
- * change (when given `unseen`), and that a change could not be saved — once per failure, wherever the
- * item is (its row keeps showing the failure until dismissed).
- */
-export function LiveRegion({ unseen }: { unseen?: number | undefined }): ReactElement {
-  const { m, locale, sync } = useUI('LiveRegion')
-  const told = useStore(sync.store, (s) => s.told)
-  const previous = useRef({ unseen, told })
-  const [said, setSaid] = useState<{ text: string; n: number } | null>(null)
-  useEffect(() => {
-    const before = previous.current
-    previous.current = { unseen: unseen ?? before.unseen, told }
-    let text = ''
-    if (told > before.told) text = m.updateError
-    else if (unseen !== undefined && before.unseen !== undefined && unseen > before.unseen)
-      text = plural(m.newNotifications, unseen - before.unseen, locale)
-    if (text) setSaid((s) => ({ text, n: (s?.n ?? 0) + 1 }))
-  }, [unseen, told, m, locale])
-  return (
-    <div role="status" aria-live="polite" aria-atomic="true" style={visuallyHidden}>
-      {/* A new node each time, so that the same words are announced again. */}
-      {said && <span key={said.n}>{said.text}</span>}
     </div>
   )
 }
@@ -188,7 +163,10 @@ export function TroubleNotice({ error, c, banner }: { error: Error; c: ClassName
             : kind === 'malformed'
               ? m.troubleMalformed
               : m.troubleUnavailable + (seconds ? ' ' + format(m.retryingIn, { count: seconds }) : '')
-  const retry = () => void sync.retry().catch(() => {})
+  const retry = () =>
+    void ledgerOf(sync)
+      .retry()
+      .catch(() => {})
   if (!banner)
     return (
       <StateMessage
@@ -202,7 +180,7 @@ export function TroubleNotice({ error, c, banner }: { error: Error; c: ClassName
     )
   return (
     <div {...c('inbox-banner')} role="alert" data-kind={kind}>
-      <AlertIcon width={16} height={16} />
+      {icon(ALERT, { width: 16, height: 16 })}
       <span>{text}</span>
       {kind !== 'offline' && (
         <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={retry}>

@@ -1,14 +1,5 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useSyncExternalStore,
-} from 'react'
+import { createContext, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
 import type { CSSProperties } from 'react'
-import type { InboxMessages } from '../../i18n/types'
 import { en } from '../../locales/en'
 import { useInboxScope } from '../../provider/context'
 
@@ -29,9 +20,8 @@ export const UIContext = /* @__PURE__ */ createContext<UIContextValue>({ nested:
 export function useUI(name: string, unstyledProp?: boolean) {
   const scope = useInboxScope(name)
   const ui = useContext(UIContext)
-  const overrides = scope.messages
-  const m = useMemo<InboxMessages>(() => ({ ...en, ...overrides }), [overrides])
-  const systemDark = useSystemDark(scope.theme === 'system')
+  // Once per provider (a new `messages` makes a new scope).
+  const m = (scope.m ??= { ...en, ...scope.messages })
   const unstyled = unstyledProp ?? ui.unstyled
   const child = useMemo(() => ({ nested: true, unstyled }), [unstyled])
   const root: Record<string, string | undefined> = ui.nested
@@ -39,7 +29,7 @@ export function useUI(name: string, unstyledProp?: boolean) {
       { 'data-inbox-unstyled': unstyled && !ui.unstyled ? '' : undefined }
     : {
         'data-inbox-root': '',
-        'data-inbox-theme': scope.theme === 'system' ? (systemDark ? 'dark' : 'light') : scope.theme,
+        'data-inbox-theme': scope.scheme,
         'data-inbox-unstyled': unstyled ? '' : undefined,
         dir: m.dir === 'rtl' ? 'rtl' : undefined,
       }
@@ -56,7 +46,7 @@ export type Part = typeof part
 function part(name: string, className?: string): { className: string; 'data-part': string } {
   return {
     className: className ? name + ' ' + className : name,
-    'data-part': name.replace(/^inbox-/, '').replace('__', '-'),
+    'data-part': name.replace('inbox-', '').replace('__', '-'),
   }
 }
 
@@ -71,26 +61,6 @@ export const visuallyHidden: CSSProperties = {
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
   border: 0,
-}
-
-const DARK = '(prefers-color-scheme: dark)'
-
-/** Whether the system prefers a dark colour scheme (false on the server and when not asked). */
-function useSystemDark(active: boolean): boolean {
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      if (!active || typeof matchMedia !== 'function') return () => {}
-      const query = matchMedia(DARK)
-      query.addEventListener('change', onChange)
-      return () => query.removeEventListener('change', onChange)
-    },
-    [active],
-  )
-  return useSyncExternalStore(
-    subscribe,
-    () => active && typeof matchMedia === 'function' && matchMedia(DARK).matches,
-    () => false,
-  )
 }
 
 /** `useLayoutEffect` in the browser, `useEffect` on the server (where layout effects warn). */

@@ -1,11 +1,11 @@
 import { forwardRef, useId } from 'react'
 import type { HTMLAttributes, ReactElement, Ref, RefAttributes } from 'react'
 import type { JsonObject } from '../../api/types'
-import { useCounts } from '../../hooks/useCounts'
-import { InboxPanel, splitPanelProps } from '../Inbox/InboxPanel'
+import { InboxPanel } from '../Inbox/InboxPanel'
+import { splitPanelProps } from '../Inbox/panelProps'
 import type { InboxPanelProps } from '../Inbox/InboxPanel'
-import { LabelContext } from '../Inbox/parts'
-import { LiveRegion } from '../internal/parts'
+import { LabelContext } from '../Inbox/root'
+import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI } from '../internal/ui'
 
 /** Props of {@link InboxInline}; the rest lands on its `<section>`. */
@@ -27,14 +27,13 @@ export const InboxInline = /* @__PURE__ */ forwardRef(function InboxInline<P ext
 ): ReactElement {
   const { root, c, child } = useUI('InboxInline', unstyled)
   const titleId = useId()
-  const counts = useCounts({ unread: false })
   const [panel, rest] = splitPanelProps(props)
   return (
     <UIContext.Provider value={child}>
       <LabelContext.Provider value={titleId}>
         <section ref={ref} {...root} {...c('inbox-inline', className)} aria-labelledby={titleId} {...rest}>
           <InboxPanel {...panel} />
-          <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
+          <LiveRegion counts />
         </section>
       </LabelContext.Provider>
     </UIContext.Provider>

@@ -1,16 +1,19 @@
 import { forwardRef, useEffect, useId, useRef, useState } from 'react'
 import type { HTMLAttributes, KeyboardEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
-import { useCounts } from '../../hooks/useCounts'
 import { useFeed } from '../../hooks/useFeed'
-import { InboxPanel, splitPanelProps } from '../Inbox/InboxPanel'
+import { InboxPanel } from '../Inbox/InboxPanel'
+import { splitPanelProps } from '../Inbox/panelProps'
 import type { InboxPanelProps } from '../Inbox/InboxPanel'
-import { LabelContext } from '../Inbox/parts'
+import { LabelContext } from '../Inbox/root'
 import { useNow } from '../internal/clock'
 import { useControllableState } from '../internal/hooks'
-import { BackIcon } from '../internal/icons'
-import { ItemTime, LiveRegion } from '../internal/parts'
+import { BACK } from '../internal/glyphs'
+import { icon, type IconProps } from '../internal/icons'
+import { ItemTime } from '../internal/parts'
+import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI } from '../internal/ui'
+import { ledgerOf } from '../../core/ledger'
 import { safeUrl } from '../internal/url'
 
 /** Props of {@link InboxPage}; the rest lands on its root `<div>`. */
@@ -45,7 +48,6 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
   const [selected, setSelected] = useControllableState<string | null>(selectedId, defaultSelectedId, onSelect)
   const [panel, rest] = splitPanelProps(props)
   const titleId = useId()
-  const counts = useCounts({ unread: false })
   // The detail shows the item as the list knows it now (read state included), or as it was when picked.
   const all = useFeed<P>({ limit: panel.limit as number | undefined })
   const [picked, setPicked] = useState<FeedItem<P> | null>(null)
@@ -109,7 +111,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
                 title={m.backToFeed}
                 onClick={back}
               >
-                <BackIcon width={18} height={18} />
+                {icon(BACK, { width: 18, height: 18, 'data-inbox-flip': '' } as IconProps)}
               </button>
               {renderDetail ? (
                 renderDetail(item)
@@ -126,7 +128,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
             <p {...c('inbox-detail__empty')}>{m.detailEmpty}</p>
           )}
         </section>
-        <LiveRegion unseen={counts.isLoading ? undefined : counts.unseen} />
+        <LiveRegion counts />
       </div>
     </UIContext.Provider>
   )
@@ -169,7 +171,7 @@ function Detail<P extends JsonObject>({
           type="button"
           {...c('inbox-button')}
           data-variant="secondary"
-          onClick={() => void sync.markAs(item._id, item.read ? 'unread' : 'read')}
+          onClick={() => void ledgerOf(sync).markAs(item._id, item.read ? 'unread' : 'read')}
         >
           {item.read ? m.markAsUnread : m.markAsRead}
         </button>

@@ -10,7 +10,8 @@ export interface Snapshot {
   bell: number
   /** The count in the bell's accessible name (0 when it names none). */
   bellName: number
-  tab: number
+  /** The Unread tab's count; `null` while there is no such tab (the popover's code still loading). */
+  tab: number | null
   active: 'all' | 'unread'
   /** `loading`: no list yet; `partial`: the list has more than its rows in the DOM; `error`: it failed. */
   list: 'rows' | 'empty' | 'loading' | 'partial' | 'error' | 'none'
@@ -50,7 +51,7 @@ function read(): Snapshot {
   const bellName = Number(/\d+/.exec(bellEl?.getAttribute('aria-label') ?? '')?.[0] ?? 0)
   const tabs = [...document.querySelectorAll<HTMLElement>('[role="tab"]')]
   const unreadTab = tabs.find((el) => el.textContent?.startsWith('Unread'))
-  const tab = Number(/\d+/.exec(unreadTab?.textContent ?? '')?.[0] ?? 0)
+  const tab = unreadTab ? Number(/\d+/.exec(unreadTab.textContent ?? '')?.[0] ?? 0) : null
   const active = unreadTab?.getAttribute('aria-selected') === 'true' ? 'unread' : 'all'
   const panel = document.querySelector('[role="tabpanel"]')
   const feed = panel?.firstElementChild as HTMLElement | null | undefined
@@ -76,7 +77,7 @@ function disagreement(s: Snapshot): string {
   const why: string[] = []
   if (Number.isNaN(s.bell)) return ''
   if (s.bell !== s.bellName) why.push(`bell shows ${s.bell}, its name says ${s.bellName}`)
-  if (s.bell !== s.tab) why.push(`bell ${s.bell} ≠ Unread tab ${s.tab}`)
+  if (s.tab !== null && s.bell !== s.tab) why.push(`bell ${s.bell} ≠ Unread tab ${s.tab}`)
   if (s.list === 'rows' || s.list === 'empty') {
     if (s.active === 'all' && s.unreadRows !== s.bell)
       why.push(`All list has ${s.unreadRows} unread rows, bell ${s.bell}`)
