@@ -5,10 +5,9 @@ import type { InboxClient, InboxClientOptions, RequestOptions, SubscriberClient 
 import * as v from './validate'
 
 /** The body itself, or what it wraps when its only key is `data` (the real service's envelope). */
-function unwrap(body: unknown): unknown {
-  const keys = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
-  return keys.length === 1 && keys[0] === 'data' ? (body as { data: unknown }).data : body
-}
+const unwrap = (body: unknown): unknown =>
+  // An array's keys are its indexes, so only an object can have `data` as its one key.
+  body && typeof body === 'object' && Object.keys(body).join() === 'data' ? (body as { data: unknown }).data : body
 
 function parseJson(text: string): unknown {
   try {
@@ -32,9 +31,7 @@ function requester(options: InboxClientOptions) {
   /** One attempt: the response and its text, or NetworkError / TimeoutError / the abort reason. */
   async function attempt(url: string, init: RequestInit, signal: AbortSignal | undefined) {
     const controller = new AbortController()
-    let timedOut = false
-    const timer =
-      timeout > 0 && timeout < 2 ** 31 ? setTimeout(() => controller.abort((timedOut = true)), timeout) : undefined
+    const timer = timeout > 0 && timeout < 2 ** 31 ? setTimeout(() => controller.abort(true), timeout) : undefined
     const onAbort = () => controller.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort)
     try {
@@ -45,30 +42,36 @@ function requester(options: InboxClientOptions) {
         (options.fetch ?? fetch)(url, { ...init, signal: controller.signal }),
         controller.signal,
       )
-      return { response, text: await abortable(response.text(), controller.signal) }
+      return [response, await abortable(response.text(), controller.signal)] as const
     } catch (error) {
       if (signal?.aborted) throw signal.reason
-      throw timedOut ? new TimeoutError(timeout) : new NetworkError(error)
+      // Aborted, but not by the caller (that threw its reason above): by the timer.
+      throw controller.signal.aborted ? new TimeoutError(timeout) : new NetworkError(error)
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
     }
   }
 
+  /**
+   * `data` is the query of a GET (`path` has none: its segments are encoded) and the JSON body of a write.
+   */
   return async function request<T>(
     method: 'GET' | 'POST' | 'PATCH',
-    pathAndQuery: string,
+    path: string,
     check: v.Check,
     opts: RequestOptions = {},
-    body?: unknown,
+    data?: object,
   ): Promise<T> {
+    const read = method === 'GET'
+    const json = read || data === undefined ? undefined : JSON.stringify(data)
     // One key for every attempt, so the service applies a retried write once.
-    const key = method === 'GET' ? undefined : (opts.idempotencyKey ?? randomKey())
-    const json = body === undefined ? undefined : JSON.stringify(body)
+    const key = read ? undefined : (opts.idempotencyKey ?? randomKey())
+    const url = baseUrl + path + (read ? queryString({ ...data }) : '')
     let reauthorized = !options.getHeaders && !options.onUnauthorized
     for (let n = 0; ; n++) {
       const headers: Record<string, string> = { accept: 'application/json' }
-      if (json !== undefined) headers['content-type'] = 'application/json'
+      if (json) headers['content-type'] = 'application/json'
       if (options.apiKey) headers.authorization = `ApiKey ${options.apiKey}`
       if (key) headers['idempotency-key'] = key
       // Lower-cased so that a caller's `Authorization` replaces ours instead of sitting beside it.
@@ -77,21 +80,17 @@ function requester(options: InboxClientOptions) {
         headers[name.toLowerCase()] = value
       let error: unknown
       try {
-        const { response, text } = await attempt(
-          baseUrl + pathAndQuery,
-          { method, headers, body: json ?? null },
-          opts.signal,
-        )
+        const [response, text] = await attempt(url, { method, headers, body: json ?? null }, opts.signal)
         const parsed = parseJson(text)
         if (response.ok) {
           if (parsed === undefined) throw new ResponseShapeError('', 'JSON', text)
-          const data = unwrap(parsed)
-          check(data, '')
-          return data as T
+          const body = unwrap(parsed)
+          check(body, '')
+          return body as T
         }
         error = new ApiError(
           response.status,
-          pathAndQuery.split('?')[0]!,
+          path,
           parsed === undefined ? text : unwrap(parsed),
           parseRetryAfter(response.headers.get('retry-after')),
         )
@@ -117,29 +116,20 @@ type Request = ReturnType<typeof requester>
 /** The operations of one subscriber (what the browser may do through `inbox-kit/proxy`). */
 function subscriberOperations(request: Request): Omit<SubscriberClient, 'options'> {
   return {
-    getFeed: (subscriberId, params = {}, opts) => {
-      const { payload, ...rest } = params
-      const query = queryString({ ...rest, payload: payload && encodePayloadFilter(payload) })
-      return request('GET', path`/v1/subscribers/${subscriberId}/notifications/feed` + query, v.feedPage, opts)
-    },
+    getFeed: (subscriberId, { payload, ...params } = {}, opts) =>
+      // `payload` last, as it always was: the order of the query stays the same for caches.
+      request('GET', path`/v1/subscribers/${subscriberId}/notifications/feed`, v.feedPage, opts, {
+        ...params,
+        payload: payload && encodePayloadFilter(payload),
+      }),
     markAs: (subscriberId, body, opts) =>
       request('POST', path`/v1/subscribers/${subscriberId}/messages/mark-as`, v.messages, opts, body),
     getPreferences: (subscriberId, params, opts) =>
-      request(
-        'GET',
-        path`/v2/subscribers/${subscriberId}/preferences` + queryString({ ...params }),
-        v.preferences,
-        opts,
-      ),
+      request('GET', path`/v2/subscribers/${subscriberId}/preferences`, v.preferences, opts, params),
     updatePreferences: (subscriberId, body, opts) =>
       request('PATCH', path`/v2/subscribers/${subscriberId}/preferences`, v.preferences, opts, body),
     listSubscriberSubscriptions: (subscriberId, params, opts) =>
-      request(
-        'GET',
-        path`/v2/subscribers/${subscriberId}/subscriptions` + queryString({ ...params }),
-        v.cursorPage,
-        opts,
-      ),
+      request('GET', path`/v2/subscribers/${subscriberId}/subscriptions`, v.cursorPage, opts, params),
   }
 }
 
@@ -167,12 +157,7 @@ export function createInboxClient(options: InboxClientOptions): InboxClient {
     options,
     ...subscriberOperations(request),
     listTopicSubscriptions: (topicKey, params, opts) =>
-      request(
-        'GET',
-        path`/v2/topics/${topicKey}/subscriptions` + queryString({ ...params }),
-        v.countedCursorPage,
-        opts,
-      ),
+      request('GET', path`/v2/topics/${topicKey}/subscriptions`, v.countedCursorPage, opts, params),
     setPrimaryIntegration: (integrationId, opts) =>
       request('POST', path`/v1/integrations/${integrationId}/set-primary`, v.primaryIntegration, opts),
     listActiveIntegrations: (opts) => request('GET', '/v1/integrations/active', v.integrations, opts),

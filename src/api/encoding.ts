@@ -10,9 +10,8 @@ export const encodePayloadFilter = (payload: object): string =>
 
 /** `?a=1&b=true` from the defined entries of `params`, or `''` when there are none. */
 export function queryString(params: Record<string, QueryValue> = {}): string {
-  const s = new URLSearchParams(
-    Object.entries(params).flatMap(([key, value]) => (value == null ? [] : [[key, String(value)]])),
-  ).toString()
+  // URLSearchParams turns numbers and booleans into text as `String` does.
+  const s = new URLSearchParams(Object.entries(params).filter(([, value]) => value != null) as string[][]).toString()
   return s && `?${s}`
 }
 
@@ -29,8 +28,5 @@ export function randomKey(): string {
   const b = crypto.getRandomValues(new Uint8Array(16))
   b[6] = (b[6]! & 15) | 64
   b[8] = (b[8]! & 63) | 128
-  return Array.from(
-    b,
-    (x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + x.toString(16).padStart(2, '0'),
-  ).join('')
+  return Array.from(b, (x, i) => ([4, 6, 8, 10].includes(i) ? '-' : '') + x.toString(16).padStart(2, '0')).join('')
 }

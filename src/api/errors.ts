@@ -32,11 +32,9 @@ export class ApiError extends InboxError {
     const b = (body && typeof body === 'object' ? body : {}) as Partial<ErrorBody>
     const m: unknown = Array.isArray(b.message) ? b.message.join('; ') : b.message
     super(
-      typeof m === 'string' && m
-        ? m
-        : typeof body === 'string' && body && body.length < 200
-          ? body
-          : `Request failed with status ${status}`,
+      (typeof m === 'string' && m) ||
+        (typeof body === 'string' && body.length < 200 && body) ||
+        `Request failed with status ${status}`,
     )
     this.errorId = typeof b.errorId === 'string' ? b.errorId : undefined
     for (const [field, e] of Object.entries(b.errors ?? {})) {

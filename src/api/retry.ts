@@ -12,8 +12,8 @@ export const isRetryable = (error: unknown): boolean =>
 
 /** `Retry-After` (seconds or an HTTP date) in milliseconds; `undefined` when absent or unreadable. */
 export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
-  const value = header?.trim()
-  if (!value) return undefined
+  // Absent or blank: neither a number nor a date (`Date.parse('')` is NaN).
+  const value = header?.trim() ?? ''
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)

@@ -7,168 +7,158 @@ import { ResponseShapeError } from './errors'
  */
 export type Check = (value: unknown, path: string) => void
 
-const fail = (path: string, expected: string, value: unknown): never => {
-  throw new ResponseShapeError(path, expected, value)
-}
+/**
+ * A shape written as data, read like a TypeScript type:
+ * - `'string'`, `'boolean'`, `'number'`: that `typeof`; `'string|null'` takes `null` too;
+ * - `[item]`: an array whose every item is `item`;
+ * - `{ key: spec, 'key?': spec }`: an object whose listed fields are their spec, a `?` field may be absent
+ *   (`undefined`); other fields are not looked at, so `{}` is any object.
+ *
+ * Data rather than nested calls of combinators: an object literal is free of side effects, so a bundler drops
+ * the shapes of the operations an app never calls (the back-office ones in the inbox), and it is smaller.
+ */
+type Spec = 'string' | 'boolean' | 'number' | 'string|null' | [Spec] | { [key: string]: Spec }
 
-const typed =
-  (type: 'string' | 'boolean' | 'number'): Check =>
+/** The type of `x` in the words of a spec: arrays and `null` are not taken for objects. */
+const kind = (x: unknown) => (Array.isArray(x) ? 'array' : x === null ? 'null' : typeof x)
+
+/** The check of `spec`. */
+const is =
+  (spec: Spec): Check =>
   (v, p) => {
-    if (typeof v !== type) fail(p, type, v)
+    // The types the spec allows; the first one is named in the error.
+    const types = typeof spec === 'string' ? spec.split('|') : [kind(spec)]
+    if (!types.includes(kind(v))) throw new ResponseShapeError(p, types[0]!, v)
+    if (Array.isArray(spec)) (v as unknown[]).forEach((item, i) => is(spec[0])(item, `${p}[${i}]`))
+    else if (typeof spec === 'object')
+      for (const k in spec) {
+        const key = k.replace('?', '')
+        const value = (v as Record<string, unknown>)[key]
+        if (key === k || value !== undefined) is(spec[k]!)(value, p ? `${p}.${key}` : key)
+      }
   }
-
-const str = typed('string')
-const bool = typed('boolean')
-const num = typed('number')
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** Any JSON object. */
-const obj: Check = (v, p) => {
-  if (!isObject(v)) fail(p, 'object', v)
-}
-
-/** `check` or absent (`undefined`). */
-const opt =
-  (check: Check): Check =>
-  (v, p) => {
-    if (v !== undefined) check(v, p)
-  }
-
-/** `check` or `null`. */
-const nullable =
-  (check: Check): Check =>
-  (v, p) => {
-    if (v !== null) check(v, p)
-  }
-
-/** An array whose every item passes `check`. */
-const arr =
-  (check: Check): Check =>
-  (v, p) => {
-    if (!Array.isArray(v)) return fail(p, 'array', v)
-    v.forEach((item, i) => check(item, `${p}[${i}]`))
-  }
-
-/** An object whose listed fields pass their checks; other fields are not looked at. */
-const shape =
-  (fields: Record<string, Check>): Check =>
-  (v, p) => {
-    if (!isObject(v)) return fail(p, 'object', v)
-    for (const key in fields) fields[key]!(v[key], p ? `${p}.${key}` : key)
-  }
-
-const optStr = /* @__PURE__ */ opt(nullable(str))
 
 // §2.1–2.3
-const topicSubscription = /* @__PURE__ */ shape({
-  _id: str,
-  topic: shape({ key: str, name: opt(str) }),
-  subscriber: shape({ subscriberId: str, firstName: optStr, lastName: optStr, avatar: optStr, email: optStr }),
-})
+const topicSubscription: Spec = {
+  _id: 'string',
+  topic: { key: 'string', 'name?': 'string' },
+  subscriber: {
+    subscriberId: 'string',
+    'firstName?': 'string|null',
+    'lastName?': 'string|null',
+    'avatar?': 'string|null',
+    'email?': 'string|null',
+  },
+}
 
 /** §4.6 */
-export const cursorPage = /* @__PURE__ */ shape({
-  data: arr(topicSubscription),
-  next: nullable(str),
-  previous: nullable(str),
+export const cursorPage = /* @__PURE__ */ is({
+  data: [topicSubscription],
+  next: 'string|null',
+  previous: 'string|null',
 })
 
 /** §4.1 */
-export const countedCursorPage: Check = (v, p) => {
-  cursorPage(v, p)
-  shape({ totalCount: num, totalCountCapped: bool })(v, p)
-}
+export const countedCursorPage = /* @__PURE__ */ is({
+  data: [topicSubscription],
+  next: 'string|null',
+  previous: 'string|null',
+  totalCount: 'number',
+  totalCountCapped: 'boolean',
+})
 
 // §2.4
-const integration = /* @__PURE__ */ shape({
-  _id: opt(str),
-  name: str,
-  identifier: str,
-  providerId: str,
-  channel: str,
-  active: bool,
-  primary: bool,
-  credentials: opt(obj),
-  conditions: opt(arr(obj)),
-})
+const integration: Spec = {
+  '_id?': 'string',
+  name: 'string',
+  identifier: 'string',
+  providerId: 'string',
+  channel: 'string',
+  active: 'boolean',
+  primary: 'boolean',
+  'credentials?': {},
+  'conditions?': [{}],
+}
 
 /** §4.5 */
-export const integrations = /* @__PURE__ */ arr(integration)
+export const integrations = /* @__PURE__ */ is([integration])
 /** §4.2 */
-export const primaryIntegration = integration
+export const primaryIntegration = /* @__PURE__ */ is(integration)
 
 // §2.8
-const preferenceChannels = /* @__PURE__ */ shape({
-  email: opt(bool),
-  sms: opt(bool),
-  in_app: opt(bool),
-  chat: opt(bool),
-  push: opt(bool),
-})
+const preferenceChannels: Spec = {
+  'email?': 'boolean',
+  'sms?': 'boolean',
+  'in_app?': 'boolean',
+  'chat?': 'boolean',
+  'push?': 'boolean',
+}
 
 /** §4.3 and the preferences PATCH */
-export const preferences = /* @__PURE__ */ shape({
-  global: shape({ enabled: bool, channels: preferenceChannels, schedule: opt(shape({ isEnabled: bool })) }),
-  workflows: arr(
-    shape({
-      enabled: bool,
+export const preferences = /* @__PURE__ */ is({
+  global: { enabled: 'boolean', channels: preferenceChannels, 'schedule?': { isEnabled: 'boolean' } },
+  workflows: [
+    {
+      enabled: 'boolean',
       channels: preferenceChannels,
-      overrides: opt(arr(shape({ channel: str, source: str }))),
-      workflow: shape({ identifier: str, name: str }),
-    }),
-  ),
+      'overrides?': [{ channel: 'string', source: 'string' }],
+      workflow: { identifier: 'string', name: 'string' },
+    },
+  ],
 })
 
 // §2.11
-const cta = /* @__PURE__ */ shape({
-  type: opt(str),
-  data: opt(shape({ url: opt(str) })),
-  action: opt(
-    shape({
-      status: opt(str),
-      buttons: opt(arr(shape({ type: str, content: str, resultContent: opt(str) }))),
-    }),
-  ),
-})
+const cta: Spec = {
+  'type?': 'string',
+  'data?': { 'url?': 'string' },
+  'action?': {
+    'status?': 'string',
+    'buttons?': [{ type: 'string', content: 'string', 'resultContent?': 'string' }],
+  },
+}
 
 // §2.9
-const feedItem = /* @__PURE__ */ shape({
-  _id: str,
-  content: str,
-  read: bool,
-  seen: bool,
-  channel: str,
-  status: str,
+const feedItem: Spec = {
+  _id: 'string',
+  content: 'string',
+  read: 'boolean',
+  seen: 'boolean',
+  channel: 'string',
+  status: 'string',
   cta,
-  createdAt: optStr,
-  subject: optStr,
-  actor: opt(shape({ data: nullable(str), type: str })),
-  subscriber: opt(shape({ subscriberId: str, firstName: optStr, lastName: optStr, avatar: optStr })),
-  payload: opt(obj),
-})
+  'createdAt?': 'string|null',
+  'subject?': 'string|null',
+  'actor?': { data: 'string|null', type: 'string' },
+  'subscriber?': {
+    subscriberId: 'string',
+    'firstName?': 'string|null',
+    'lastName?': 'string|null',
+    'avatar?': 'string|null',
+  },
+  'payload?': {},
+}
 
 /** §4.4 */
-export const feedPage = /* @__PURE__ */ shape({
-  data: arr(feedItem),
-  hasMore: bool,
-  totalCount: opt(num),
-  pageSize: opt(num),
-  page: opt(num),
+export const feedPage = /* @__PURE__ */ is({
+  data: [feedItem],
+  hasMore: 'boolean',
+  'totalCount?': 'number',
+  'pageSize?': 'number',
+  'page?': 'number',
 })
 
 /** §4.7 */
-export const messages = /* @__PURE__ */ arr(shape({ _id: opt(str), read: bool, seen: bool }))
+export const messages = /* @__PURE__ */ is([{ '_id?': 'string', read: 'boolean', seen: 'boolean' }])
 
 // §2.13
-const triggerResult = /* @__PURE__ */ shape({
-  acknowledged: bool,
-  status: str,
-  error: opt(arr(str)),
-  transactionId: opt(str),
-})
+const triggerResult: Spec = {
+  acknowledged: 'boolean',
+  status: 'string',
+  'error?': ['string'],
+  'transactionId?': 'string',
+}
 
 /** §4.8 */
-export const trigger = triggerResult
+export const trigger = /* @__PURE__ */ is(triggerResult)
 /** §4.9 */
-export const bulkTrigger = /* @__PURE__ */ arr(triggerResult)
+export const bulkTrigger = /* @__PURE__ */ is([triggerResult])
