@@ -3,37 +3,29 @@
  * React-free; every function takes the clock (`now`) so that it is pure and testable.
  */
 
-const SECOND = 1000
-const MINUTE = 60 * SECOND
+const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
-const rtfCache = new Map<string, Intl.RelativeTimeFormat>()
-const dtfCache = new Map<string, Intl.DateTimeFormat>()
+type Time = string | number | Date | null | undefined
 
-function rtf(locale: string): Intl.RelativeTimeFormat {
-  let f = rtfCache.get(locale)
-  if (!f) {
-    f = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'long' })
-    rtfCache.set(locale, f)
-  }
+/** Each formatter is made once per locale and options: making one costs far more than using it. */
+const formatters = new Map<string, unknown>()
+
+function cached<F>(key: string, make: () => F): F {
+  let f = formatters.get(key) as F | undefined
+  if (!f) formatters.set(key, (f = make()))
   return f
 }
 
-function dtf(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(options)}`
-  let f = dtfCache.get(key)
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, options)
-    dtfCache.set(key, f)
-  }
-  return f
-}
+const dtf = (locale: string, options: Intl.DateTimeFormatOptions) =>
+  cached(locale + JSON.stringify(options), () => new Intl.DateTimeFormat(locale, options))
 
 /** Parses an API timestamp; `null` when absent or invalid. */
-function toTime(value: string | number | Date | null | undefined): number | null {
-  if (value === null || value === undefined || value === '') return null
-  const t = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
+function toTime(value: Time): number | null {
+  if (value == null || value === '') return null
+  // A Date or a string gives the same time as `getTime()` or `Date.parse` would.
+  const t = typeof value === 'number' ? value : +new Date(value)
   return Number.isFinite(t) ? t : null
 }
 
@@ -41,17 +33,14 @@ function toTime(value: string | number | Date | null | undefined): number | null
  * "now", "5 minutes ago", "yesterday", "3 weeks ago" in the given locale.
  * @example formatRelativeTime('2026-01-01T10:00:00Z', Date.parse('2026-01-01T10:05:00Z'), 'en') // "5 minutes ago"
  */
-export function formatRelativeTime(
-  value: string | number | Date | null | undefined,
-  now: number,
-  locale: string,
-): string {
+export function formatRelativeTime(value: Time, now: number, locale: string): string {
   const t = toTime(value)
   if (t === null) return ''
   const diff = t - now
   const abs = Math.abs(diff)
-  const f = rtf(locale)
-  if (abs < 45 * SECOND) return f.format(0, 'second')
+  // The key of a locale alone (a date formatter's has its options after it).
+  const f = cached(locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }))
+  if (abs < 45_000) return f.format(0, 'second')
   if (abs < 45 * MINUTE) return f.format(Math.round(diff / MINUTE), 'minute')
   if (abs < 22 * HOUR) return f.format(Math.round(diff / HOUR), 'hour')
   // Calendar days, so that "yesterday" means the previous date, not 24 hours ago.
@@ -63,22 +52,17 @@ export function formatRelativeTime(
 }
 
 /** Local calendar day key, e.g. "2026-01-31"; items with the same key share a group. */
-export function dayKey(value: string | number | Date | null | undefined): string {
+export function dayKey(value: Time): string {
   const t = toTime(value)
   if (t === null) return ''
   const d = new Date(t)
   return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`
 }
 
-function startOfDay(t: number): number {
-  const d = new Date(t)
-  d.setHours(0, 0, 0, 0)
-  return d.getTime()
-}
-
 /** Whole local calendar days from `now` to `t` (negative in the past). */
 function calendarDayDiff(t: number, now: number): number {
-  return Math.round((startOfDay(t) - startOfDay(now)) / DAY)
+  // `setHours` gives the time it set: the start of that local day.
+  return Math.round((new Date(t).setHours(0, 0, 0, 0) - new Date(now).setHours(0, 0, 0, 0)) / DAY)
 }
 
 /** Labels used by {@link formatDayLabel} for the two nearest days. */
@@ -91,12 +75,7 @@ export interface DayLabels {
  * The label of a day group: "Today", "Yesterday", then a locale-aware date
  * ("Monday, January 5"; the year is added outside the current year).
  */
-export function formatDayLabel(
-  value: string | number | Date | null | undefined,
-  now: number,
-  locale: string,
-  labels: DayLabels,
-): string {
+export function formatDayLabel(value: Time, now: number, locale: string, labels: DayLabels): string {
   const t = toTime(value)
   if (t === null) return ''
   const days = calendarDayDiff(t, now)
@@ -110,10 +89,9 @@ export function formatDayLabel(
 }
 
 /** A full date and time for tooltips and `<time title>`. */
-export function formatDateTime(value: string | number | Date | null | undefined, locale: string): string {
+export function formatDateTime(value: Time, locale: string): string {
   const t = toTime(value)
-  if (t === null) return ''
-  return dtf(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(t)
+  return t === null ? '' : dtf(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(t)
 }
 
 /**

@@ -6,22 +6,8 @@
 import { notifyManager } from '@tanstack/react-query'
 import { createStore } from 'zustand/vanilla'
 import { ApiError } from '../api/errors'
-import type { Criticality, PreferenceChannels, Preferences, UpdatePreferencesBody } from '../api/types'
+import type { Channel, Criticality, Preferences, UpdatePreferencesBody } from '../api/types'
 import type { InboxSync } from './sync'
-
-function mergeChannels(
-  current: PreferenceChannels,
-  changes: PreferenceChannels,
-  onlyListed: boolean,
-): PreferenceChannels {
-  const out: PreferenceChannels = { ...current }
-  for (const [channel, value] of Object.entries(changes) as [keyof PreferenceChannels, boolean | undefined][]) {
-    if (value === undefined) continue
-    if (onlyListed && !(channel in current)) continue
-    out[channel] = value
-  }
-  return out
-}
 
 /**
  * What a preferences update will most likely look like, for showing it before the service answers
@@ -34,42 +20,35 @@ export function applyPreferencesUpdate(
   body: UpdatePreferencesBody,
   criticality: Criticality = 'nonCritical',
 ): Preferences {
-  const changes = body.channels ?? {}
   if (criticality === 'critical') return prefs
-  if (body.workflowId !== undefined) {
-    const id = body.workflowId
-    let changed = false
-    const workflows = prefs.workflows.map((wf) => {
-      if (wf.workflow.identifier !== id && wf.workflow.slug !== id) return wf
-      changed = true
-      const channels = mergeChannels(wf.channels, changes, true)
-      const overrides = wf.overrides.map((o) =>
-        changes[o.channel] !== undefined ? { ...o, source: 'subscriber' as const } : o,
-      )
-      return { ...wf, channels, overrides }
-    })
-    return changed ? { ...prefs, workflows } : prefs
-  }
+  const id = body.workflowId
+  const all = id === undefined
   const before = prefs.global.channels
-  const global = {
-    ...prefs.global,
-    channels: mergeChannels(before, changes, true),
-    ...(body.schedule ? { schedule: body.schedule } : {}),
-  }
+  const changes = (Object.entries(body.channels ?? {}) as [Channel, boolean | undefined][]).filter(
+    ([, value]) => value !== undefined,
+  ) as [Channel, boolean][]
+  let found = false
   const workflows = prefs.workflows.map((wf) => {
-    let channels = wf.channels
-    let overrides = wf.overrides
-    for (const [channel, value] of Object.entries(changes) as [keyof PreferenceChannels, boolean | undefined][]) {
-      if (value === undefined || !(channel in wf.channels)) continue
+    const mine = !all && (wf.workflow.identifier === id || wf.workflow.slug === id)
+    if (!all && !mine) return wf
+    let { channels, overrides } = wf
+    for (const [channel, value] of changes) {
+      const listed = channel in wf.channels
       const source = wf.overrides.find((o) => o.channel === channel)?.source
       const followsGlobal =
-        source === 'template' || (source === 'subscriber' && wf.channels[channel] === (before[channel] ?? true))
-      if (!followsGlobal) continue
-      channels = { ...channels, [channel]: value }
+        listed &&
+        (source === 'template' || (source === 'subscriber' && wf.channels[channel] === (before[channel] ?? true)))
+      // A change naming the workflow applies whatever its channels follow; a global one, where they follow it.
+      if (!mine && !followsGlobal) continue
+      if (listed) channels = { ...channels, [channel]: value }
       overrides = overrides.map((o) => (o.channel === channel ? { ...o, source: 'subscriber' as const } : o))
     }
-    return channels === wf.channels ? wf : { ...wf, channels, overrides }
+    // The workflow a change names is always a new object (`found`), one a global change passes over is kept.
+    return mine || channels !== wf.channels ? ((found ||= mine), { ...wf, channels, overrides }) : wf
   })
+  if (!all) return found ? { ...prefs, workflows } : prefs
+  const global = { ...prefs.global, channels: { ...before }, ...(body.schedule ? { schedule: body.schedule } : {}) }
+  for (const [channel, value] of changes) if (channel in before) global.channels[channel] = value
   return { ...prefs, global, workflows }
 }
 

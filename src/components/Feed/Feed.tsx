@@ -18,7 +18,7 @@ import { plural } from '../../i18n'
 import { useNow } from '../internal/clock'
 import { ARROW_UP, INBOX_EMPTY } from '../internal/glyphs'
 import { icon } from '../internal/icons'
-import { Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
+import { button, Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
 import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI, visuallyHidden } from '../internal/ui'
 import { NotificationItem } from '../NotificationItem/NotificationItem'
@@ -82,9 +82,15 @@ export interface FeedProps<P extends JsonObject = JsonObject> extends Omit<
   emptyVariant?: 'all' | 'unread'
 }
 
-type Row<P extends JsonObject> =
-  | { kind: 'day'; key: string; label: string }
-  | { kind: 'item'; key: string; item: FeedItem<P>; thread?: FeedItem<P>[]; child?: boolean }
+/** A row of the list: a day's header (its `label`), or an item (a thread's newest: with the thread and its key). */
+interface Row<P extends JsonObject> {
+  key: string
+  label?: string
+  item?: FeedItem<P>
+  thread?: FeedItem<P>[]
+  group?: string
+  child?: boolean
+}
 
 const HEADER_SIZE = 36
 const LOAD_MORE_ROWS = 5
@@ -133,7 +139,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const markAs = ledgerOf(sync).markAs
   const trouble = useStore(sync.store, (s) => s.trouble)
   const now = useNow()
-  const items = feed.items
+  const { items, hasMore, isFetchingNextPage, fetchNextPage, isError, isLoading, error } = feed
 
   // Items that arrive above the first one shown stay hidden while the reader is scrolled down.
   const [anchorId, setAnchorId] = useState<string | null>(null)
@@ -141,11 +147,11 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const anchorIndex = anchorId === null ? -1 : items.findIndex((i) => i._id === anchorId)
   const hiddenCount = scrolledDown && anchorIndex > 0 ? anchorIndex : 0
   const shown = useMemo(() => (hiddenCount > 0 ? items.slice(hiddenCount) : items), [items, hiddenCount])
+  const firstId = items[0]?._id ?? null
   useEffect(() => {
-    const firstId = items[0]?._id ?? null
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- one more render, only when the first item changes
+    // One more render, only when the first item changes.
     if (hiddenCount === 0 && firstId !== anchorId) setAnchorId(firstId)
-  }, [items, hiddenCount, anchorId])
+  }, [firstId, hiddenCount, anchorId])
 
   const today = dayKey(now)
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
@@ -158,59 +164,62 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
             const value = item.payload?.[groupBy]
             return value == null ? null : typeof value === 'string' ? value : JSON.stringify(value)
           }
-  const rows = useMemo(() => {
-    const out: Row<P>[] = []
+  // The rows, the items they show (what the arrow keys move through: threads' hidden ones left out) and their keys.
+  const [rows, listed, keys] = useMemo(() => {
+    const rows: Row<P>[] = []
+    const listed: FeedItem<P>[] = []
+    const add = (row: Row<P>) => {
+      rows.push(row)
+      if (row.item) listed.push(row.item)
+    }
     let lastDay = ''
     const threads = new Map<string, FeedItem<P>[]>()
     if (threadOf)
       for (const item of shown) {
-        const key = threadOf(item)
-        if (key != null) threads.set(key, [...(threads.get(key) ?? []), item])
+        const group = threadOf(item)
+        if (group != null) threads.get(group)?.push(item) ?? threads.set(group, [item])
       }
     for (const item of shown) {
-      const key = threadOf?.(item)
-      const thread = key == null ? undefined : threads.get(key)
+      const group = threadOf?.(item)
+      const thread = group == null ? undefined : threads.get(group)
       if (thread && thread.length > 1) {
         // A thread sits where its newest item is (the feed is newest first).
-        if (thread[0] !== item) continue
-        out.push({ kind: 'item', key: item._id, item, thread })
-        if (expanded.has(key!))
-          for (const other of thread.slice(1)) out.push({ kind: 'item', key: other._id, item: other, child: true })
+        if (thread[0] === item) {
+          add({ key: item._id, item, thread, group: group! })
+          if (expanded.has(group!))
+            for (const other of thread.slice(1)) add({ key: other._id, item: other, child: true })
+        }
         continue
       }
       if (groupByDay && !threadOf) {
         const day = dayKey(item.createdAt)
         if (day !== lastDay) {
           lastDay = day
-          out.push({ kind: 'day', key: `day:${day}`, label: formatDayLabel(item.createdAt, now, locale, m) })
+          add({ key: `day:${day}`, label: formatDayLabel(item.createdAt, now, locale, m) })
         }
       }
-      out.push({ kind: 'item', key: item._id, item })
+      add({ key: item._id, item })
     }
-    return out
+    return [rows, listed, rows.map((r) => r.key)]
     // Day labels change only when the date does, not on every clock tick; `threadOf` is made anew from `groupBy`.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `today` stands for `now`, `groupBy` for `threadOf`
   }, [shown, groupByDay, groupBy, expanded, locale, m, today])
-  // What the arrow keys move through: the items shown as rows, threads' hidden ones left out.
-  const listed = useMemo(() => rows.flatMap((r) => (r.kind === 'item' ? [r.item] : [])), [rows])
 
-  const keys = useMemo(() => rows.map((r) => r.key), [rows])
   const virtual = useVirtualRows({
     keys,
-    estimateSize: (i) => (rows[i]?.kind === 'day' ? HEADER_SIZE : estimateSize),
+    estimateSize: (i) => (rows[i]?.label != null ? HEADER_SIZE : estimateSize),
     overscan,
     initialRect,
   })
   const { rows: virtualRows, scrollTop, scrollToIndex, scrollElement } = virtual
 
   useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- the rows given to the virtualizer depend on it: no derivation in the same render
+    // The rows given to the virtualizer depend on it: no derivation in the same render.
     setScrolledDown(scrollTop > AT_TOP)
   }, [scrollTop])
 
   // Infinite scroll: fetch the next page when the rendered range nears the end.
   const lastRendered = virtualRows[virtualRows.length - 1]?.index ?? -1
-  const { hasMore, isFetchingNextPage, fetchNextPage, isError } = feed
   useEffect(() => {
     if (hasMore && !isFetchingNextPage && !isError && rows.length > 0 && lastRendered >= rows.length - LOAD_MORE_ROWS) {
       void fetchNextPage()
@@ -223,9 +232,9 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   useEffect(() => {
     if (!markSeenOnView) return
     const ids: string[] = []
-    for (let i = Math.max(0, firstVisible); i <= lastVisible; i++) {
-      const row = rows[i]
-      if (row?.kind === 'item' && !row.item.seen && !requestedSeen.current.has(row.item._id)) ids.push(row.item._id)
+    for (let i = firstVisible; i <= lastVisible; i++) {
+      const item = rows[i]?.item
+      if (item && !item.seen && !requestedSeen.current.has(item._id)) ids.push(item._id)
     }
     if (ids.length === 0) return
     const timer = setTimeout(() => {
@@ -239,18 +248,18 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
 
   // Roving focus: one item is in the tab order; arrow keys move it.
   const [focusedId, setFocusedId] = useState<string | null>(null)
-  const activeId = focusedId !== null && listed.some((i) => i._id === focusedId) ? focusedId : (listed[0]?._id ?? null)
+  const focusListed = listed.some((i) => i._id === focusedId)
+  const activeId = focusListed ? focusedId : (listed[0]?._id ?? null)
   const pendingFocus = useRef<string | null>(null)
   const listRef = useRef<HTMLDivElement>(null)
 
-  const focusRendered = useCallback((id: string): boolean => {
+  const focusRendered = (id: string): boolean => {
     const el = Array.from(listRef.current?.querySelectorAll<HTMLElement>('[data-inbox-item]') ?? []).find(
       (a) => a.dataset.id === id,
     )
-    if (!el) return false
-    el.focus()
-    return true
-  }, [])
+    el?.focus()
+    return !!el
+  }
 
   useLayoutEffect(() => {
     if (pendingFocus.current !== null && focusRendered(pendingFocus.current)) pendingFocus.current = null
@@ -259,14 +268,14 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   // When the focused item leaves the list (marked read in an unread list), focus goes to the one now in its place.
   const focusIndex = useRef(-1)
   useLayoutEffect(() => {
-    if (focusedId === null || listed.some((i) => i._id === focusedId)) return
+    if (focusedId === null || focusListed) return
     const doc = listRef.current?.ownerDocument
     if (!doc || (doc.activeElement && doc.activeElement !== doc.body)) return
     const next = listed[Math.min(focusIndex.current, listed.length - 1)]
     if (!next) return
     setFocusedId(next._id)
     pendingFocus.current = next._id
-  }, [listed, focusedId])
+  }, [listed, focusedId, focusListed])
 
   // Stable across renders (the row reads its own id), so that a row re-renders only when its item does.
   const shownRef = useRef(listed)
@@ -287,49 +296,35 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     if (item) clickRef.current?.(item, e)
   }, [])
 
-  const moveTo = (index: number) => {
-    const target = listed[Math.max(0, Math.min(listed.length - 1, index))]
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const article = event.target as HTMLElement
+    if (!article.hasAttribute('data-inbox-item') || event.altKey || event.ctrlKey || event.metaKey) return
+    const current = listed.findIndex((i) => i._id === article.dataset.id)
+    const page = Math.max(1, Math.floor(virtual.viewportHeight / estimateSize))
+    const next = (
+      {
+        ArrowDown: current + 1,
+        ArrowUp: current - 1,
+        PageDown: current + page,
+        PageUp: current - page,
+        Home: 0,
+        End: listed.length - 1,
+      } as Record<string, number>
+    )[event.key]
+    if (next === undefined) return
+    event.preventDefault()
+    const target = listed[Math.max(0, Math.min(listed.length - 1, next))]
     if (!target) return
     setFocusedId(target._id)
     scrollToIndex(keys.indexOf(target._id))
     if (!focusRendered(target._id)) pendingFocus.current = target._id
   }
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const article = event.target as HTMLElement
-    if (!article.hasAttribute('data-inbox-item') || event.altKey || event.ctrlKey || event.metaKey) return
-    const current = listed.findIndex((i) => i._id === article.dataset.id)
-    const page = Math.max(1, Math.floor(virtual.viewportHeight / estimateSize))
-    const moves: Record<string, number> = {
-      ArrowDown: current + 1,
-      ArrowUp: current - 1,
-      PageDown: current + page,
-      PageUp: current - page,
-      Home: 0,
-      End: listed.length - 1,
-    }
-    const next = moves[event.key]
-    if (next === undefined) return
-    event.preventDefault()
-    moveTo(next)
-  }
-
-  const reveal = () => {
-    setAnchorId(items[0]?._id ?? null)
-    setScrolledDown(false)
-    if (scrollElement) scrollElement.scrollTop = 0
-    scrollToIndex(0, 'start')
-  }
-
   let content: ReactNode
-  if (feed.isLoading) {
+  if (isLoading) {
     content = renderLoading ? renderLoading() : <Skeleton c={c} label={m.loading} rows={4} lines={3} avatar />
-  } else if (feed.error && items.length === 0) {
-    content = renderError ? (
-      renderError(feed.error, () => void feed.refetch())
-    ) : (
-      <TroubleNotice error={feed.error} c={c} />
-    )
+  } else if (error && items.length === 0) {
+    content = renderError ? renderError(error, () => void feed.refetch()) : <TroubleNotice error={error} c={c} />
   } else if (items.length === 0) {
     content = renderEmpty ? (
       renderEmpty()
@@ -338,57 +333,50 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         c={c}
         state="empty"
         icon={icon(INBOX_EMPTY, { width: 24, height: 24, strokeWidth: 1.5 })}
-        title={
-          (emptyVariant ?? (filter?.read === false ? 'unread' : 'all')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle
-        }
+        title={(emptyVariant ?? (filter?.read === false && 'unread')) === 'unread' ? m.emptyUnreadTitle : m.emptyTitle}
         body={m.emptyBody}
       />
     )
   } else {
-    const total = feed.totalCount
-    const setSize = threadOf
-      ? feed.hasMore
-        ? -1
-        : listed.length
-      : feed.hasMore
-        ? typeof total === 'number'
-          ? total - hiddenCount
-          : -1
-        : shown.length
+    // All pages in, the size is what is listed (without threads, every item shown); before that, the service's
+    // count less the items held back, unless threads fold items together: then it is unknown.
+    const setSize = !hasMore
+      ? listed.length
+      : !threadOf && typeof feed.totalCount === 'number'
+        ? feed.totalCount - hiddenCount
+        : -1
     content = (
       // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the feed pattern: keys move between its articles
       <div
         ref={listRef}
         role="feed"
         aria-label={m.feedLabel}
-        aria-busy={feed.isFetchingNextPage}
+        aria-busy={isFetchingNextPage}
         {...c('inbox-feed__list')}
         style={{ position: 'relative', height: virtual.totalSize }}
         onKeyDown={onKeyDown}
       >
-        {virtualRows.map((vr) => {
-          const row = rows[vr.index]
-          if (!row) return null
+        {virtualRows.map(({ index, start }) => {
+          const row = rows[index]!
+          const { item, thread, group } = row
+          const open = thread && expanded.has(group!)
+          const unread = thread?.filter((i) => !i.read).map((i) => i._id)
           return (
             <div
               key={row.key}
-              data-index={vr.index}
+              data-index={index}
               ref={virtual.measureRef}
               {...c('inbox-feed__row')}
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${vr.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${start}px)` }}
             >
-              {row.kind === 'day' ? (
-                <div {...c('inbox-feed__day')} aria-hidden="true">
-                  {row.label}
-                </div>
-              ) : (
+              {item ? (
                 <NotificationItem
-                  item={row.item}
-                  tabIndex={row.item._id === activeId ? 0 : -1}
-                  aria-posinset={listed.indexOf(row.item) + 1}
+                  item={item}
+                  tabIndex={item._id === activeId ? 0 : -1}
+                  aria-posinset={listed.indexOf(item) + 1}
                   aria-setsize={setSize}
-                  aria-current={row.item._id === selectedId || undefined}
-                  data-thread={row.thread ? row.thread.length : undefined}
+                  aria-current={item._id === selectedId || undefined}
+                  data-thread={thread?.length}
                   data-thread-child={row.child ? '' : undefined}
                   onFocus={onRowFocus}
                   onClick={onRowClick}
@@ -398,22 +386,40 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
                   render={renderItem as ((item: FeedItem, h: ItemHelpers) => ReactNode) | undefined}
                   renderBody={renderBody as ((item: FeedItem) => ReactNode) | undefined}
                   footer={
-                    row.thread && (
-                      <ThreadBar
-                        thread={row.thread}
-                        open={expanded.has(threadOf!(row.item)!)}
-                        onToggle={() => {
-                          const key = threadOf!(row.item)!
-                          setExpanded((set) => {
-                            const next = new Set(set)
-                            if (!next.delete(key)) next.add(key)
-                            return next
-                          })
-                        }}
-                      />
+                    // A thread's controls under its newest item: show or hide the others, and mark all of it read in one request.
+                    unread && (
+                      <div
+                        {...c('inbox-thread')}
+                        data-unread={unread.length ? '' : undefined}
+                        data-state={open ? 'open' : 'closed'}
+                      >
+                        {button(
+                          c,
+                          'ghost',
+                          () =>
+                            setExpanded((set) => {
+                              const next = new Set(set)
+                              if (!next.delete(group!)) next.add(group!)
+                              return next
+                            }),
+                          open ? m.threadLess : plural(m.threadMore, thread!.length - 1, locale),
+                          open,
+                        )}
+                        {unread.length > 0 &&
+                          button(
+                            c,
+                            'ghost',
+                            () => void markAs(unread, 'read'),
+                            plural(m.threadMarkRead, unread.length, locale),
+                          )}
+                      </div>
                     )
                   }
                 />
+              ) : (
+                <div {...c('inbox-feed__day')} aria-hidden="true">
+                  {row.label}
+                </div>
               )}
             </div>
           )
@@ -428,12 +434,21 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         ref={ref}
         {...root}
         {...c('inbox-feed', className)}
-        data-state={feed.isLoading ? 'loading' : feed.isError ? 'error' : 'ready'}
+        data-state={isLoading ? 'loading' : isError ? 'error' : 'ready'}
         style={{ display: 'flex', flexDirection: 'column', minHeight: 0, position: 'relative', ...style }}
         {...rest}
       >
         {hiddenCount > 0 && (
-          <button type="button" {...c('inbox-feed__new')} onClick={reveal}>
+          <button
+            type="button"
+            {...c('inbox-feed__new')}
+            onClick={() => {
+              setAnchorId(firstId)
+              setScrolledDown(false)
+              if (scrollElement) scrollElement.scrollTop = 0
+              scrollToIndex(0, 'start')
+            }}
+          >
             {icon(ARROW_UP, { width: 14, height: 14 })}
             {plural(m.newNotifications, hiddenCount, locale)}
           </button>
@@ -446,23 +461,16 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
           style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}
         >
           {content}
-          {feed.isFetchingNextPage && (
+          {isFetchingNextPage && (
             <div {...c('inbox-feed__more')} role="status">
               <span {...c('inbox-spinner')} aria-hidden="true" />
               <span style={visuallyHidden}>{m.loadingMore}</span>
             </div>
           )}
-          {feed.isError && items.length > 0 && (
+          {isError && items.length > 0 && (
             <div {...c('inbox-feed__more')} role="alert">
               <span>{m.errorTitle}</span>
-              <button
-                type="button"
-                {...c('inbox-button')}
-                data-variant="ghost"
-                onClick={() => void feed.fetchNextPage()}
-              >
-                {m.retry}
-              </button>
+              {button(c, 'ghost', () => void fetchNextPage(), m.retry)}
             </div>
           )}
         </div>
@@ -470,34 +478,3 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     </UIContext.Provider>
   )
 }) as <P extends JsonObject = JsonObject>(props: FeedProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
-
-/** A thread's controls under its newest item: show or hide the others, and mark all of it read in one request. */
-function ThreadBar({
-  thread,
-  open,
-  onToggle,
-}: {
-  thread: FeedItem[]
-  open: boolean
-  onToggle: () => void
-}): ReactElement {
-  const { m, locale, c, sync } = useUI('Feed')
-  const unread = thread.filter((i) => !i.read).map((i) => i._id)
-  return (
-    <div {...c('inbox-thread')} data-unread={unread.length ? '' : undefined} data-state={open ? 'open' : 'closed'}>
-      <button type="button" {...c('inbox-button')} data-variant="ghost" aria-expanded={open} onClick={onToggle}>
-        {open ? m.threadLess : plural(m.threadMore, thread.length - 1, locale)}
-      </button>
-      {unread.length > 0 && (
-        <button
-          type="button"
-          {...c('inbox-button')}
-          data-variant="ghost"
-          onClick={() => void ledgerOf(sync).markAs(unread, 'read')}
-        >
-          {plural(m.threadMarkRead, unread.length, locale)}
-        </button>
-      )}
-    </div>
-  )
-}

@@ -20,26 +20,6 @@ export interface VirtualRowsOptions {
   initialRect?: ViewportRect
 }
 
-/** A row to render and where it goes. */
-interface VirtualRow {
-  index: number
-  key: string
-  start: number
-  size: number
-}
-
-function firstIndexAfter(starts: Float64Array, count: number, offset: number): number {
-  // First row whose end is past `offset` (binary search over cumulative starts).
-  let lo = 0
-  let hi = count - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((starts[mid + 1] ?? 0) <= offset) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /**
  * A small virtualizer for a vertical list of rows with variable, measured heights.
  * Rows are absolutely positioned inside a spacer of the total height; rows that change height above
@@ -50,37 +30,35 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
   const sizes = useRef(new Map<string, number>())
   const [version, bump] = useReducer((n: number) => n + 1, 0)
   const [scrollTop, setScrollTop] = useState(0)
-  const [viewport, setViewport] = useState(initialRect?.height ?? 600)
   const fallbackHeight = initialRect?.height ?? 600
+  const [viewport, setViewport] = useState(fallbackHeight)
   const count = keys.length
   const estimateRef = useRef(estimateSize)
   estimateRef.current = estimateSize
 
   const starts = useMemo(() => {
     const out = new Float64Array(count + 1)
-    for (let i = 0; i < count; i++) {
-      const key = keys[i] as string
-      out[i + 1] = (out[i] ?? 0) + (sizes.current.get(key) ?? estimateRef.current(i))
-    }
+    for (let i = 0; i < count; i++) out[i + 1] = out[i]! + (sizes.current.get(keys[i]!) ?? estimateRef.current(i))
     return out
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` changes when a measurement does
   }, [keys, count, version])
   const startsRef = useRef(starts)
   startsRef.current = starts
-  const totalSize = starts[count] ?? 0
+  const totalSize = starts[count]!
 
   useEffect(() => {
     if (!element) return
+    const win = element.ownerDocument.defaultView
     const read = () => {
       const h = element.clientHeight
       // An unconstrained scroller is as tall as its content; the window bounds what can be in view.
-      const win = element.ownerDocument.defaultView?.innerHeight ?? 0
-      setViewport(h > 0 ? (win > 0 ? Math.min(h, win) : h) : fallbackHeight)
+      const w = win?.innerHeight ?? 0
+      setViewport(h > 0 ? (w > 0 ? Math.min(h, w) : h) : fallbackHeight)
     }
     read()
     const onScroll = () => setScrollTop(element.scrollTop)
     element.addEventListener('scroll', onScroll, { passive: true })
-    const RO = element.ownerDocument.defaultView?.ResizeObserver
+    const RO = win?.ResizeObserver
     const ro = RO ? new RO(read) : null
     ro?.observe(element)
     return () => {
@@ -89,19 +67,20 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
     }
   }, [element, fallbackHeight])
 
-  const first = count === 0 ? 0 : firstIndexAfter(starts, count, scrollTop)
-  let last = first
-  while (last < count - 1 && (starts[last + 1] ?? 0) < scrollTop + viewport) last++
-  const from = Math.max(0, first - overscan)
-  const to = Math.min(count - 1, last + overscan)
-
-  const rows: VirtualRow[] = []
-  if (count > 0) {
-    for (let i = from; i <= to; i++) {
-      const start = starts[i] ?? 0
-      rows.push({ index: i, key: keys[i] as string, start, size: (starts[i + 1] ?? start) - start })
-    }
+  // The first row whose end is past the top (binary search over the starts), and the last that begins in view.
+  let first = 0
+  for (let hi = count - 1; first < hi;) {
+    const mid = (first + hi) >> 1
+    if (starts[mid + 1]! <= scrollTop) first = mid + 1
+    else hi = mid
   }
+  let last = first
+  while (last < count - 1 && starts[last + 1]! < scrollTop + viewport) last++
+
+  /** The rows to render (those in view and `overscan` beyond) and where each starts. */
+  const rows: { index: number; start: number }[] = []
+  for (let i = Math.max(0, first - overscan), to = Math.min(count - 1, last + overscan); i <= to; i++)
+    rows.push({ index: i, start: starts[i]! })
 
   const pending = useRef(false)
   const shift = useRef(0)
@@ -162,9 +141,7 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
       const end = s[index + 1] ?? start
       const top = element.scrollTop
       const height = element.clientHeight > 0 ? element.clientHeight : fallbackHeight
-      let target = top
-      if (align === 'start' || start < top) target = start
-      else if (end > top + height) target = end - height
+      const target = align === 'start' || start < top ? start : end > top + height ? end - height : top
       if (target === top) return
       element.scrollTop = target
       setScrollTop(target)
@@ -174,10 +151,10 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
 
   useIsoLayoutEffect(() => {
     // Keep the offset in range after rows disappear (a filter, a shorter page).
-    if (element && scrollTop > Math.max(0, totalSize - viewport) && scrollTop > 0) {
-      const clamped = Math.max(0, totalSize - viewport)
-      element.scrollTop = clamped
-      setScrollTop(clamped)
+    const max = Math.max(0, totalSize - viewport)
+    if (element && scrollTop > max) {
+      element.scrollTop = max
+      setScrollTop(max)
     }
   }, [element, totalSize, viewport, scrollTop])
 

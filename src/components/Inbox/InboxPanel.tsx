@@ -1,5 +1,5 @@
 import { Suspense, lazy, useId, useMemo, useState } from 'react'
-import type { ReactElement, ReactNode } from 'react'
+import type { KeyboardEvent, ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { formatCount } from '../../i18n'
 import { useCounts } from '../../hooks/useCounts'
@@ -9,16 +9,16 @@ import type { FeedProps } from '../Feed/Feed'
 import type { ViewportRect } from '../Feed/useVirtualRows'
 import { BACK, CHECK_ALL, SETTINGS } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
-import { ErrorBanner, Skeleton } from '../internal/parts'
+import { ErrorBanner, iconButton, Skeleton } from '../internal/parts'
 import { useUI } from '../internal/ui'
 
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
-import { InboxTabs, tabElementId } from './InboxTabs'
 import type { InboxTab } from './InboxTabs'
 import { InboxClose, InboxHeader, useInRoot } from './parts'
 
 const loadSettings = () => import('../PreferencesPanel/PreferencesPanel')
 const PreferencesPanel = /* @__PURE__ */ lazy(() => loadSettings().then((m) => ({ default: m.PreferencesPanel })))
+const preload = () => void loadSettings().catch(() => {})
 
 /** What the feed and settings views of every inbox shape (popover, inline, page) take. */
 export interface InboxPanelProps<P extends JsonObject = JsonObject> {
@@ -63,17 +63,9 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
   tabs: extraTabs,
   showPreferences = true,
   settings,
-  renderItem,
-  renderBody,
-  renderEmpty,
-  groupBy,
-  onNavigate,
-  onAction,
-  onItemClick,
-  limit,
   feedInitialRect,
-  selectedId,
-  onSelect,
+  // The rest are the feed's own props (the shapes pass only the panel's: see panelProps.ts).
+  ...feedProps
 }: InboxPanelProps<P> & Pick<FeedProps<P>, 'selectedId' | 'onSelect'>): ReactElement {
   const { m, locale, c } = useUI('Inbox')
   const [view, setView] = useState<'feed' | 'preferences'>('feed')
@@ -94,52 +86,27 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
   )
   const active = tabs.find((t) => t.id === tab) ?? tabs[0]!
   const feed = view === 'feed'
-  const iconButton = (
-    label: string,
-    icon: ReactElement,
-    onClick: () => void,
-    disabled?: boolean,
-    preload?: () => void,
-  ) => (
-    <button
-      type="button"
-      {...c('inbox-icon-button')}
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      onClick={onClick}
-      onPointerEnter={preload}
-      onFocus={preload}
-    >
-      {icon}
-    </button>
-  )
+  const size = { width: 18, height: 18 }
 
   return (
     <>
       <InboxHeader title={feed ? m.inboxTitle : m.preferencesTitle} data-view={view}>
-        {!feed &&
-          iconButton(m.backToFeed, icon(BACK, { width: 18, height: 18, 'data-inbox-flip': '' } as IconProps), () =>
-            setView('feed'),
-          )}
-        {feed && (
+        {feed ? (
           <div {...c('inbox-header__actions')}>
-            {iconButton(
-              m.markAllAsRead,
-              icon(CHECK_ALL, { width: 18, height: 18 }),
-              () => void markAll.markAll(),
-              markAll.isPending || counts.unread === 0,
-            )}
+            {iconButton(c, m.markAllAsRead, icon(CHECK_ALL, size), () => void markAll.markAll(), {
+              disabled: markAll.isPending || counts.unread === 0,
+            })}
             {showPreferences &&
               // The settings view is a module of its own, fetched when its button is first pointed at or focused.
-              iconButton(
-                m.openPreferences,
-                icon(SETTINGS, { width: 18, height: 18 }),
-                () => setView('preferences'),
-                false,
-                () => void loadSettings().catch(() => {}),
-              )}
+              iconButton(c, m.openPreferences, icon(SETTINGS, size), () => setView('preferences'), {
+                onPointerEnter: preload,
+                onFocus: preload,
+              })}
           </div>
+        ) : (
+          iconButton(c, m.backToFeed, icon(BACK, { ...size, 'data-inbox-flip': '' } as IconProps), () =>
+            setView('feed'),
+          )
         )}
         {closable && <InboxClose data-inbox-close="" />}
       </InboxHeader>
@@ -148,37 +115,58 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
       )}
       {feed ? (
         <>
-          <InboxTabs
-            tabs={tabs}
-            value={active.id}
-            onChange={setTab}
-            label={m.tabsLabel}
-            panelId={panelId}
-            idBase={id}
-            c={c}
-          />
+          {/* The tabs: arrow keys move between them (reversed in right-to-left layouts), and Home and End. */}
+          {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus -- focus goes to its tabs (one in the tab order), as the tabs pattern has it */}
           <div
-            id={panelId}
-            role="tabpanel"
-            aria-labelledby={tabElementId(id, active.id)}
-            {...c('inbox-popover__panel')}
+            role="tablist"
+            aria-label={m.tabsLabel}
+            {...c('inbox-tabs')}
+            onKeyDown={(event: KeyboardEvent<HTMLDivElement>) => {
+              const n = tabs.length
+              const index = tabs.findIndex((t) => t.id === active.id)
+              const el = event.currentTarget
+              const step =
+                el.closest('[dir]')?.getAttribute('dir') === 'rtl' || getComputedStyle(el).direction === 'rtl' ? -1 : 1
+              const next = (
+                { ArrowRight: index + step, ArrowLeft: index - step, Home: 0, End: -1 } as Record<string, number>
+              )[event.key]
+              if (next === undefined) return
+              event.preventDefault()
+              // Around from either end.
+              const i = (next + n) % n
+              setTab(tabs[i]!.id)
+              el.querySelectorAll<HTMLElement>('[role="tab"]')[i]?.focus()
+            }}
           >
+            {tabs.map((t) => {
+              const selected = t.id === active.id
+              return (
+                <button
+                  key={t.id}
+                  id={`${id}-${t.id}`}
+                  type="button"
+                  role="tab"
+                  {...c('inbox-tabs__tab')}
+                  aria-selected={selected}
+                  aria-controls={panelId}
+                  tabIndex={selected ? 0 : -1}
+                  data-state={selected ? 'active' : 'inactive'}
+                  onClick={() => setTab(t.id)}
+                >
+                  {t.label}
+                  {t.count && <span {...c('inbox-tabs__count')}>{t.count}</span>}
+                </button>
+              )
+            })}
+          </div>
+          <div id={panelId} role="tabpanel" aria-labelledby={`${id}-${active.id}`} {...c('inbox-popover__panel')}>
             <Feed<P>
               key={active.id}
+              {...feedProps}
               filter={active.filter}
               emptyVariant={active.id === 'unread' ? 'unread' : 'all'}
-              limit={limit}
               markSeenOnView={markSeenOnOpen}
-              renderItem={renderItem}
-              renderBody={renderBody}
-              renderEmpty={renderEmpty}
-              groupBy={groupBy}
-              onNavigate={onNavigate}
-              onAction={onAction}
-              onItemClick={onItemClick}
               initialRect={feedInitialRect}
-              selectedId={selectedId}
-              onSelect={onSelect}
             />
           </div>
         </>

@@ -1,4 +1,4 @@
-import { forwardRef, memo, useCallback, useId } from 'react'
+import { forwardRef, memo, useId, useMemo } from 'react'
 import type { HTMLAttributes, KeyboardEvent, MouseEvent, ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
 import { useStore } from 'zustand'
@@ -6,7 +6,7 @@ import { useNow } from '../internal/clock'
 import { compose } from '../internal/events'
 import { ALERT, CHECK, ENVELOPE, ENVELOPE_OPEN } from '../internal/glyphs'
 import { icon } from '../internal/icons'
-import { ItemTime } from '../internal/parts'
+import { button, iconButton, ItemTime } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
 import { safeUrl } from '../internal/url'
@@ -63,9 +63,6 @@ export interface NotificationItemProps<P extends JsonObject = JsonObject> extend
 /** The dot of the "mark as unread" envelope. */
 const DOT = <circle cx="19" cy="6" r="2.5" fill="currentColor" stroke="none" />
 
-/** The key that toggles read/unread on a focused item. */
-const TOGGLE_READ_KEY = 'r'
-
 function isInteractive(target: EventTarget | null, root: Element): boolean {
   const el = target as Element | null
   const hit = el?.closest?.('a, button, input, select, textarea, label')
@@ -109,53 +106,39 @@ export const NotificationItem = /* @__PURE__ */ memo(
     const now = useNow()
     const id = useId()
     const href = safeUrl(item.cta?.data?.url)
+    const { read } = item
 
-    const mark = useCallback((kind: 'read' | 'unread') => markAs(item._id, kind).then(() => {}), [markAs, item._id])
-    const markAsRead = useCallback(() => mark('read'), [mark])
-    const markAsUnread = useCallback(() => mark('unread'), [mark])
-    const toggleRead = useCallback(() => mark(item.read ? 'unread' : 'read'), [mark, item.read])
-
-    const open = (target: HTMLElement) => {
-      const link = target.querySelector<HTMLAnchorElement>('a[data-inbox-cta]')
-      if (link && !onOpen) link.click()
-      else {
-        onOpen?.(item)
-        if (!item.read) void markAsRead()
-      }
+    // Stable while the item is the same one, for a custom renderer's effects.
+    const [markAsRead, markAsUnread] = useMemo(() => {
+      const mark = (kind: 'read' | 'unread') => () => markAs(item._id, kind).then(() => {})
+      return [mark('read'), mark('unread')] as const
+    }, [markAs, item._id])
+    const toggleRead = read ? markAsUnread : markAsRead
+    const readIt = () => {
+      if (!read) void markAsRead()
+    }
+    const openIt = () => {
+      onOpen?.(item)
+      readIt()
     }
 
     const handleClick = compose<MouseEvent<HTMLElement>>(onClick, (event) => {
-      if (isInteractive(event.target, event.currentTarget)) return
-      onOpen?.(item)
-      if (!item.read) void markAsRead()
+      if (!isInteractive(event.target, event.currentTarget)) openIt()
     })
 
     const handleKeyDown = compose<KeyboardEvent<HTMLElement>>(onKeyDown, (event) => {
       if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return
       if (event.key === 'Enter') {
         event.preventDefault()
-        open(event.currentTarget)
-      } else if (event.key.toLowerCase() === TOGGLE_READ_KEY) {
+        const link = event.currentTarget.querySelector<HTMLAnchorElement>('a[data-inbox-cta]')
+        if (link && !onOpen) link.click()
+        else openIt()
+      } else if (event.key.toLowerCase() === 'r') {
+        // `r` toggles read/unread on a focused item.
         event.preventDefault()
         void toggleRead()
       }
     })
-
-    const handleLinkClick = (event: MouseEvent<HTMLAnchorElement>) => {
-      if (href === null) return
-      if (!item.read) void markAsRead()
-      onNavigate?.(href, item, event)
-    }
-
-    const helpers: ItemHelpers = {
-      markAsRead,
-      markAsUnread,
-      toggleRead,
-      open: () => {
-        if (!item.read) void markAsRead()
-      },
-      href,
-    }
 
     const subject = item.subject ?? ''
     const title = subject || item.content
@@ -163,9 +146,9 @@ export const NotificationItem = /* @__PURE__ */ memo(
     const action = item.cta?.action
     const buttons = action?.buttons ?? []
     const done = action?.status === 'done'
-    const doneButton = done ? buttons.find((b) => b.type === action?.result?.type) : undefined
     const titleId = `${id}-title`
     const bodyId = `${id}-body`
+    const toggleLabel = read ? m.markAsUnread : m.markAsRead
 
     return (
       // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- a row of a feed, focused by the feed's keys; its own keys open it
@@ -175,7 +158,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
         {...c('inbox-item', className)}
         data-inbox-item=""
         data-id={item._id}
-        data-unread={item.read ? undefined : ''}
+        data-unread={read ? undefined : ''}
         data-unseen={item.seen ? undefined : ''}
         data-pending={pending ? '' : undefined}
         data-failed={failure ? '' : undefined}
@@ -188,7 +171,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
       >
         {render ? (
           <>
-            {render(item, helpers)}
+            {render(item, { markAsRead, markAsUnread, toggleRead, open: readIt, href })}
             {footer}
           </>
         ) : (
@@ -198,7 +181,15 @@ export const NotificationItem = /* @__PURE__ */ memo(
               <div {...c('inbox-item__heading')}>
                 <h3 {...c('inbox-item__title')} id={titleId} dir="auto">
                   {href !== null && !onOpen ? (
-                    <a {...c('inbox-item__link')} href={href} data-inbox-cta="" onClick={handleLinkClick}>
+                    <a
+                      {...c('inbox-item__link')}
+                      href={href}
+                      data-inbox-cta=""
+                      onClick={(event) => {
+                        readIt()
+                        onNavigate?.(href, item, event)
+                      }}
+                    >
                       {title}
                     </a>
                   ) : (
@@ -206,7 +197,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
                   )}
                 </h3>
                 <ItemTime at={item.createdAt} now={now} locale={locale} c={c} />
-                {!item.read && (
+                {!read && (
                   <span {...c('inbox-item__dot')}>
                     <span style={visuallyHidden}>{m.unread}</span>
                   </span>
@@ -217,65 +208,39 @@ export const NotificationItem = /* @__PURE__ */ memo(
                   {renderBody ? renderBody(item) : body}
                 </div>
               )}
-              {buttons.length > 0 && !done && (
-                <div {...c('inbox-item__actions')}>
-                  {buttons.map((button, i) => (
-                    <button
-                      key={i}
-                      type="button"
-                      {...c('inbox-button')}
-                      data-variant={button.type}
-                      onClick={(event) => onAction?.(button, item, event)}
-                    >
-                      {button.content}
-                    </button>
-                  ))}
-                </div>
-              )}
-              {done && (
+              {done ? (
                 <p {...c('inbox-item__done')}>
                   {icon(CHECK, { width: 14, height: 14 })}
-                  <span>{doneButton?.resultContent || m.actionDone}</span>
+                  <span>{buttons.find((b) => b.type === action.result?.type)?.resultContent || m.actionDone}</span>
                 </p>
+              ) : (
+                buttons.length > 0 && (
+                  <div {...c('inbox-item__actions')}>
+                    {buttons.map((b, i) =>
+                      button(c, b.type, (event) => onAction?.(b, item, event), b.content, undefined, i),
+                    )}
+                  </div>
+                )
               )}
               {failure && (
                 <p {...c('inbox-item__error')}>
                   {icon(ALERT, { width: 14, height: 14 })}
                   <span>{m.updateError}</span>
                   <span {...c('inbox-item__error-actions')}>
-                    <button
-                      type="button"
-                      {...c('inbox-button')}
-                      data-variant="ghost"
-                      onClick={() => void markAs(item._id, failure.markAs)}
-                    >
-                      {m.retry}
-                    </button>
-                    <button
-                      type="button"
-                      {...c('inbox-button')}
-                      data-variant="ghost"
-                      onClick={() => ledger.dismiss(item._id)}
-                    >
-                      {m.dismiss}
-                    </button>
+                    {button(c, 'ghost', () => void markAs(item._id, failure.markAs), m.retry)}
+                    {button(c, 'ghost', () => ledger.dismiss(item._id), m.dismiss)}
                   </span>
                 </p>
               )}
               {footer}
             </div>
             <div {...c('inbox-item__tools')}>
-              <button
-                type="button"
-                {...c('inbox-icon-button')}
-                aria-label={item.read ? m.markAsUnread : m.markAsRead}
-                title={item.read ? m.markAsUnread : m.markAsRead}
-                onClick={() => void toggleRead()}
-              >
-                {item.read
-                  ? icon(ENVELOPE, { width: 16, height: 16 }, DOT)
-                  : icon(ENVELOPE_OPEN, { width: 16, height: 16 })}
-              </button>
+              {iconButton(
+                c,
+                toggleLabel,
+                icon(read ? ENVELOPE : ENVELOPE_OPEN, { width: 16, height: 16 }, read && DOT),
+                () => void toggleRead(),
+              )}
             </div>
           </>
         )}

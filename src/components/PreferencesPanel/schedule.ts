@@ -1,10 +1,11 @@
+import { WEEKDAYS, type Weekday } from '../../api/types'
+
 /** "09:30 PM" → "21:30" (the value of an `<input type="time">`); empty when unreadable. */
 export function to24h(clock: string | undefined): string {
   const match = /^\s*(\d{1,2}):(\d{2})\s*([AaPp][Mm])\s*$/.exec(clock ?? '')
-  if (!match) return ''
-  let h = Number(match[1]) % 12
-  if (match[3]!.toUpperCase() === 'PM') h += 12
-  return `${String(h).padStart(2, '0')}:${match[2]}`
+  return match
+    ? `${String((Number(match[1]) % 12) + (/p/i.test(match[3]!) ? 12 : 0)).padStart(2, '0')}:${match[2]}`
+    : ''
 }
 
 /** "21:30" → "09:30 PM", the API's 12-hour clock. */
@@ -12,17 +13,15 @@ export function to12h(value: string): string {
   const match = /^(\d{2}):(\d{2})/.exec(value)
   if (!match) return '12:00 AM'
   const h = Number(match[1])
-  const suffix = h >= 12 ? 'PM' : 'AM'
-  const h12 = h % 12 === 0 ? 12 : h % 12
-  return `${String(h12).padStart(2, '0')}:${match[2]} ${suffix}`
+  return `${String(h % 12 || 12).padStart(2, '0')}:${match[2]} ${h >= 12 ? 'PM' : 'AM'}`
 }
 
 /** A locale's name for a weekday ("monday" → "Montag" in German). */
 export function weekdayName(day: string, locale: string): string {
-  const index = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].indexOf(day)
-  // 2023-01-01 was a Sunday.
-  const date = new Date(Date.UTC(2023, 0, 1 + Math.max(0, index), 12))
-  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(date)
+  // 2023-01-02 was a Monday, the first of WEEKDAYS; an unknown day gives the Sunday before it.
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(
+    Date.UTC(2023, 0, 2 + WEEKDAYS.indexOf(day as Weekday), 12),
+  )
 }
 
 /** A clock time for display in the locale ("21:30" in German, "9:30 PM" in English). */
@@ -31,6 +30,6 @@ export function formatClock(clock: string | undefined, locale: string): string {
   if (!value) return clock ?? ''
   const [h, m] = value.split(':').map(Number)
   return new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(2023, 0, 1, h ?? 0, m ?? 0)),
+    Date.UTC(2023, 0, 1, h, m),
   )
 }

@@ -31,32 +31,6 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
   const list = useSubscriberSubscriptions({ limit, ...(topicKey ? { key: topicKey } : {}) })
   const titleId = useId()
 
-  let body: ReactNode
-  if (list.isLoading) {
-    body = <Skeleton c={c} label={m.loading} rows={3} lines={1} />
-  } else if (list.error && list.items.length === 0) {
-    body = <StateMessage c={c} state="error" title={m.topicsLoadError} />
-  } else if (list.items.length === 0) {
-    body = <p {...c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
-  } else {
-    body = (
-      <ul {...c('inbox-topics__list')}>
-        {list.items.map((s) => (
-          <li key={s._id} {...c('inbox-topics__item')}>
-            {renderTopic ? (
-              renderTopic(s)
-            ) : (
-              <>
-                <span {...c('inbox-topics__name')}>{s.topic.name || s.topic.key}</span>
-                {s.topic.name && s.topic.name !== s.topic.key && <code {...c('inbox-topics__key')}>{s.topic.key}</code>}
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
-    )
-  }
-
   return (
     <section
       ref={ref}
@@ -69,7 +43,30 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
       <h3 id={titleId} {...c('inbox-prefs__title')}>
         {m.topicsTitle}
       </h3>
-      {body}
+      {list.isLoading ? (
+        <Skeleton c={c} label={m.loading} rows={3} lines={1} />
+      ) : list.items.length ? (
+        <ul {...c('inbox-topics__list')}>
+          {list.items.map((s) => (
+            <li key={s._id} {...c('inbox-topics__item')}>
+              {renderTopic ? (
+                renderTopic(s)
+              ) : (
+                <>
+                  <span {...c('inbox-topics__name')}>{s.topic.name || s.topic.key}</span>
+                  {s.topic.name && s.topic.name !== s.topic.key && (
+                    <code {...c('inbox-topics__key')}>{s.topic.key}</code>
+                  )}
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : list.error ? (
+        <StateMessage c={c} state="error" title={m.topicsLoadError} />
+      ) : (
+        <p {...c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
+      )}
       {(list.hasPrevious || list.hasNext) && (
         <nav {...c('inbox-topics__pager')} aria-label={m.pagination}>
           <button

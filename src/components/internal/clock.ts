@@ -4,31 +4,26 @@ import { useSyncExternalStore } from 'react'
 const TICK_MS = 30_000
 
 const listeners = new Set<() => void>()
-let timer: ReturnType<typeof setInterval> | null = null
+let timer: ReturnType<typeof setInterval> | undefined
 let current = Date.now()
 
 function subscribe(listener: () => void): () => void {
-  listeners.add(listener)
-  if (timer === null) {
+  // One interval for every mounted row, running while any is: rows subscribe, they do not each start a timer.
+  if (!listeners.size) {
     current = Date.now()
-    // One interval for every mounted row: rows subscribe, they do not each start a timer.
     timer = setInterval(() => {
       current = Date.now()
-      for (const l of listeners) l()
+      listeners.forEach((l) => l())
     }, TICK_MS)
   }
+  listeners.add(listener)
   return () => {
     listeners.delete(listener)
-    if (listeners.size === 0 && timer !== null) {
-      clearInterval(timer)
-      timer = null
-    }
+    if (!listeners.size) clearInterval(timer)
   }
 }
 
-function getSnapshot(): number {
-  return current
-}
+const getSnapshot = () => current
 
 /** The current time in ms, re-rendering every 30 s while any component uses it. */
 export function useNow(): number {

@@ -1,17 +1,59 @@
 import { onlineManager } from '@tanstack/react-query'
 import type { Part } from './ui'
 import { useEffect, useState, useSyncExternalStore } from 'react'
-import type { ReactElement, ReactNode } from 'react'
+import type { ButtonHTMLAttributes, Key, MouseEvent, ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import { formatDateTime, formatRelativeTime } from '../../core/format'
 import { ledgerOf } from '../../core/ledger'
 import { troubleKind } from '../../core/trouble'
+import type { TroubleKind } from '../../core/trouble'
 import { format } from '../../i18n'
 import { ALERT } from './glyphs'
 import { icon } from './icons'
 import { useUI, visuallyHidden } from './ui'
 
 type ClassNames = Part
+
+/**
+ * A text button of the kit, `variant` its `data-variant`. A function rather than a component, as `icon` is,
+ * so that a button adds no component to the row that shows it.
+ */
+export function button(
+  c: ClassNames,
+  variant: string,
+  onClick: (event: MouseEvent<HTMLButtonElement>) => void,
+  label: ReactNode,
+  expanded?: boolean,
+  key?: Key,
+): ReactElement {
+  return (
+    <button
+      key={key}
+      type="button"
+      {...c('inbox-button')}
+      data-variant={variant}
+      aria-expanded={expanded}
+      onClick={onClick}
+    >
+      {label}
+    </button>
+  )
+}
+
+/** An icon button of the kit: `label` is its name and its tooltip; `props` go on the `<button>`. */
+export function iconButton(
+  c: ClassNames,
+  label: string,
+  glyph: ReactNode,
+  onClick: () => void,
+  props?: ButtonHTMLAttributes<HTMLButtonElement>,
+): ReactElement {
+  return (
+    <button type="button" {...c('inbox-icon-button')} aria-label={label} title={label} onClick={onClick} {...props}>
+      {glyph}
+    </button>
+  )
+}
 
 /** When an item was created: relative ("5 min ago") with the full date and time as its title. */
 export function ItemTime({
@@ -90,14 +132,19 @@ export function StateMessage({
       </span>
       <p {...c('inbox-state__title')}>{title}</p>
       {body && <p {...c('inbox-state__body')}>{body}</p>}
-      {action && (
-        <button type="button" {...c('inbox-button')} data-variant="secondary" onClick={action.onClick}>
-          {action.label}
-        </button>
-      )}
+      {action && button(c, 'secondary', action.onClick, action.label)}
     </div>
   )
 }
+
+/** An error line (role="alert") with its button. */
+const banner = (c: ClassNames, text: string, action: ReactNode, kind?: string) => (
+  <div {...c('inbox-banner')} role="alert" data-kind={kind}>
+    {icon(ALERT, { width: 16, height: 16 })}
+    <span>{text}</span>
+    {action}
+  </div>
+)
 
 /** A dismissable error line (role="alert"). */
 export function ErrorBanner({
@@ -111,15 +158,7 @@ export function ErrorBanner({
   dismissLabel: string
   onDismiss: () => void
 }): ReactElement {
-  return (
-    <div {...c('inbox-banner')} role="alert">
-      {icon(ALERT, { width: 16, height: 16 })}
-      <span>{message}</span>
-      <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={onDismiss}>
-        {dismissLabel}
-      </button>
-    </div>
-  )
+  return banner(c, message, button(c, 'ghost', onDismiss, dismissLabel))
 }
 
 const subscribeOnline = (listener: () => void) => onlineManager.subscribe(listener)
@@ -145,48 +184,39 @@ function useSecondsUntil(at: number | null | undefined): number {
  * the service down (with the seconds to the next try), offline, an unreadable answer — and a button
  * that tries again at once: as a centred state where nothing can be shown, as a banner above a list.
  */
-export function TroubleNotice({ error, c, banner }: { error: Error; c: ClassNames; banner?: boolean }): ReactElement {
+export function TroubleNotice({
+  error,
+  c,
+  banner: asBanner,
+}: {
+  error: Error
+  c: ClassNames
+  banner?: boolean
+}): ReactElement {
   const { m, sync } = useUI('TroubleNotice')
   const retryAt = useStore(sync.store, (s) => s.trouble?.retryAt)
   const online = useSyncExternalStore(subscribeOnline, isOnline, () => true)
   const kind = online ? troubleKind(error) : 'offline'
-  const seconds = useSecondsUntil(kind === 'unavailable' ? retryAt : null)
+  const unavailable = kind === 'unavailable'
+  const seconds = useSecondsUntil(unavailable ? retryAt : null)
+  // Each kind's words are the message `trouble` + its name (`troubleSignedOut` …).
   const text =
-    kind === 'signedOut'
-      ? m.troubleSignedOut
-      : kind === 'forbidden'
-        ? m.troubleForbidden
-        : kind === 'notFound'
-          ? m.troubleNotFound
-          : kind === 'offline'
-            ? m.troubleOffline
-            : kind === 'malformed'
-              ? m.troubleMalformed
-              : m.troubleUnavailable + (seconds ? ' ' + format(m.retryingIn, { count: seconds }) : '')
+    m[`trouble${kind[0]!.toUpperCase()}${kind.slice(1)}` as `trouble${Capitalize<TroubleKind>}`] +
+    (unavailable && seconds ? ' ' + format(m.retryingIn, { count: seconds }) : '')
   const retry = () =>
     void ledgerOf(sync)
       .retry()
       .catch(() => {})
-  if (!banner)
-    return (
-      <StateMessage
-        c={c}
-        state="error"
-        title={m.errorTitle}
-        body={text}
-        action={{ label: m.retry, onClick: retry }}
-        kind={kind}
-      />
-    )
-  return (
-    <div {...c('inbox-banner')} role="alert" data-kind={kind}>
-      {icon(ALERT, { width: 16, height: 16 })}
-      <span>{text}</span>
-      {kind !== 'offline' && (
-        <button type="button" {...c('inbox-button')} data-variant="ghost" onClick={retry}>
-          {m.retryNow}
-        </button>
-      )}
-    </div>
+  return asBanner ? (
+    banner(c, text, kind !== 'offline' && button(c, 'ghost', retry, m.retryNow), kind)
+  ) : (
+    <StateMessage
+      c={c}
+      state="error"
+      title={m.errorTitle}
+      body={text}
+      action={{ label: m.retry, onClick: retry }}
+      kind={kind}
+    />
   )
 }
