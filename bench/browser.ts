@@ -51,12 +51,8 @@ export async function interleavedLoads(
         await page.goto(target.server.url + target.path)
         const own = (samples[target.id] ??= {})
         for (const name of Object.keys(target.conditions)) (own[name] ??= []).push(await seenAt(page, name))
-        // The JS heap once mounted and settled, after a full collection: what the app keeps.
+        ;(own.heapBytes ??= []).push(await cleanHeap(browser, target))
         await page.waitForTimeout(SETTLE_MS)
-        const cdp = await page.context().newCDPSession(page)
-        await cdp.send('HeapProfiler.collectGarbage')
-        ;(own.heapBytes ??= []).push((await cdp.send('Runtime.getHeapUsage')).usedSize)
-        await cdp.detach()
         if (target.open) {
           await watchMore(page, target.open.conditions)
           await page.locator(target.open.click).first().click()
@@ -78,6 +74,32 @@ export async function interleavedLoads(
         Object.fromEntries(Object.entries(samples[t.id] ?? {}).map(([name, v]) => [name, round(stats(v).median)])),
     ]),
   )
+}
+
+/**
+ * The JS heap a page keeps once mounted and settled, after a full collection, on a load of its own: no script
+ * of the bench's in the page (the timing loads watch every DOM change, and Playwright's own helpers live in the
+ * page's heap once it evaluates anything), the first condition polled over the DevTools protocol instead.
+ */
+async function cleanHeap(browser: Browser, target: MountTarget): Promise<number> {
+  const page = await freshPage(browser, target.server)
+  try {
+    const cdp = await page.context().newCDPSession(page)
+    await page.goto(target.server.url + target.path)
+    const [body] = Object.values(target.conditions)
+    const expression = `Boolean((() => { ${body} })())`
+    for (const deadline = Date.now() + 15_000; ;) {
+      const { result } = await cdp.send('Runtime.evaluate', { expression, returnByValue: true })
+      if (result.value === true) break
+      if (Date.now() > deadline) throw new Error(`${target.id}: not mounted in 15 s`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+    await cdp.send('HeapProfiler.collectGarbage')
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize
+  } finally {
+    await page.context().close()
+  }
 }
 
 /** Builds a peer's tiny app as a production page and serves it on loopback (no API behind it). */

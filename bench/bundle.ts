@@ -18,13 +18,16 @@ export interface BundleCost {
    * before minification (so shares, not exact minified sizes). Largest first.
    */
   breakdown: Record<string, number>
+  /** The same for the lazy chunks. */
+  lazyBreakdown: Record<string, number>
 }
 
-/** The package (or `src/<area>`) a module id belongs to. */
+/** The package (or `src/<area>`, `src/components/<Name>`) a module id belongs to. */
 function ownerOf(id: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)
   if (pkg) return pkg[1]!
-  const area = /\/(src\/[^/]+)/.exec(id)
+  // Components one by one (which of them a page loads first is the point of the split), other areas whole.
+  const area = /\/(src\/components\/[^/]+|src\/[^/]+)/.exec(id)
   return area ? area[1]! : 'app'
 }
 
@@ -91,12 +94,24 @@ export async function measureBundle(entry: string): Promise<BundleCost> {
   }
   for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName)
 
-  const cost: BundleCost = { min: 0, gzip: 0, js: size(), css: size(), lazy: size(), breakdown: {} }
-  const owners: Record<string, number> = {}
-  for (const name of initial)
-    for (const [id, info] of Object.entries(chunks.get(name)!.modules))
-      owners[ownerOf(id)] = (owners[ownerOf(id)] ?? 0) + info.renderedLength
-  cost.breakdown = Object.fromEntries(Object.entries(owners).sort((a, b) => b[1] - a[1]))
+  const cost: BundleCost = {
+    min: 0,
+    gzip: 0,
+    js: size(),
+    css: size(),
+    lazy: size(),
+    breakdown: {},
+    lazyBreakdown: {},
+  }
+  const owners = (names: Iterable<string>) => {
+    const out: Record<string, number> = {}
+    for (const name of names)
+      for (const [id, info] of Object.entries(chunks.get(name)!.modules))
+        out[ownerOf(id)] = (out[ownerOf(id)] ?? 0) + info.renderedLength
+    return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]))
+  }
+  cost.breakdown = owners(initial)
+  cost.lazyBreakdown = owners([...chunks.keys()].filter((name) => !initial.has(name)))
   for (const file of files) {
     const text = file.type === 'chunk' ? file.code : file.source
     const part =

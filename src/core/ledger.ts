@@ -1,20 +1,21 @@
 /**
- * The ledger of one provider: the writes on their way to the service, the lists as shown, and the refresh
- * that fetches before it commits (ARCHITECTURE.md, "The feed ledger").
+ * The ledger of one provider: the writes on their way to the service and the lists as shown
+ * (ARCHITECTURE.md, "The feed ledger").
  *
- * React Query's cache holds only what the service said, kept current by folding in every acknowledged
- * write. Writes not yet answered are laid over the cached data when a list or count is read; a failed
- * write is simply dropped (what is shown falls back to what the service is known to hold); and a refresh
- * fetches the counts and every list first, then swaps them in one batch.
+ * React Query's cache holds only what the service said. A write is registered here and shown at once:
+ * `list` and the sync object's `count` lay the writes on their way over the cached data. What the service
+ * answers is folded into the cache by src/core/fold.ts, fetched when the first write is made (long before
+ * its answer can come), as is the refresh that fetches before it commits; a list's first render needs
+ * neither.
  *
  * Made on first use and kept on the sync object: the bell's first render needs none of it.
  */
-import { notifyManager } from '@tanstack/react-query'
 import type { FeedItem, FeedPage, JsonObject, MarkAs, Message } from '../api/types'
-import { marked, matches, type FeedFilter } from './items'
-import { countFilter, fetchCount, inboxKeys, type CountData, type CountKind, type FeedFilters } from './keys'
+import type { FeedFilter } from './items'
+import { inboxKeys, type CountData, type FeedFilters } from './keys'
 import { applyFlags, compare, withFlags, type FeedData } from './lists'
-import { emptiedBy, flagsAfter, KINDS, type Change, type InboxSync, type TabMessage, type Write } from './sync'
+import { flagsAfter, type Change, type InboxSync, type TabMessage, type Write } from './sync'
+import type { Folder } from './fold'
 
 /** One provider's ledger; see the module's comment. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that declarations name it
@@ -25,115 +26,85 @@ export function ledgerOf(sync: InboxSync): Ledger {
   return (sync.slots.ledger ??= createLedger(sync)) as Ledger
 }
 
+/** A cached list, as the ledger reads it. */
+export interface CachedList {
+  queryKey: readonly unknown[]
+  state: { data: FeedData }
+}
+
+/** What the ledger shares with the module that folds answers in (fold.ts). */
+export interface Shared {
+  sync: InboxSync
+  /** Known items whose flags came from a page fetched while a write on them was on its way. */
+  unsure: Set<string>
+  /** Acknowledged changes, so that a page fetched across one can take it in. */
+  log: { seq: number; changes: Change[] }[]
+  /** When each item was last written (or all of them, under `*`). */
+  touched: Map<string, number>
+  /** A refresh is owed once no write is on its way. */
+  dirty: boolean
+  /** Every cached list that has data. */
+  lists: () => CachedList[]
+  /** The known items of `changes`, with their new flags. */
+  entering: (changes: Change[]) => FeedItem[]
+  /** Takes what a page says of its items as confirmed, unless a write on them was on its way meanwhile. */
+  remember: (items: FeedItem[], from: number) => void
+}
+
 function createLedger(sync: InboxSync) {
   const { client, queryClient, subscriberId, store, known } = sync
   const set = store.setState
   const cache = queryClient.getQueryCache()
-  /** Known items whose flags came from a page fetched while a write on them was on its way. */
-  const unsure = new Set<string>()
   /** Per id (and `*` for all): the write the next one on it must wait for. */
   const chains = new Map<string, Promise<unknown>>()
-  /** Acknowledged changes, so that a page fetched across one can take it in. */
-  const log: { seq: number; changes: Change[] }[] = []
-  /** When each item was last written (or all of them, under `*`). */
-  const touched = new Map<string, number>()
-  let dirty = false
+  let folder: Promise<Folder> | undefined
 
-  const lists = () =>
-    cache.findAll({ queryKey: inboxKeys.feeds(subscriberId) }).filter((q) => q.state.data) as unknown as {
-      queryKey: readonly unknown[]
-      state: { data: FeedData }
-    }[]
-  const filterOf = (key: readonly unknown[]) => key[3] as FeedFilters
-  const countOf = (kind: CountKind) => queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))
-  const setCount = (kind: CountKind, data: CountData) =>
-    queryClient.setQueryData(inboxKeys.count(subscriberId, kind), data)
+  const shared: Shared = {
+    sync,
+    unsure: new Set(),
+    log: [],
+    touched: new Map(),
+    dirty: false,
+    lists: () =>
+      cache.findAll({ queryKey: inboxKeys.feeds(subscriberId) }).filter((q) => q.state.data) as unknown as CachedList[],
 
-  /** The known items of `changes`, with their new flags. */
-  const entering = (changes: Change[]) =>
-    changes.flatMap(([id, flags]) => {
-      const item = known.get(id)
-      return item ? [withFlags(item, flags)] : []
-    })
+    entering: (changes) =>
+      changes.flatMap(([id, flags]) => {
+        const item = known.get(id)
+        return item ? [withFlags(item, flags)] : []
+      }),
 
-  /** Takes what a page says of its items as confirmed, unless a write on them was on its way meanwhile. */
-  const remember = (items: FeedItem[], from: number) => {
-    const busy = new Set(store.getState().writes.flatMap((w) => (w.ids ? [...w.ids] : ['*'])))
-    const all = busy.has('*') || (touched.get('*') ?? 0) > from
-    for (const item of items) {
-      const id = item._id
-      if (!all && !busy.has(id) && (touched.get(id) ?? 0) <= from) (known.set(id, item), unsure.delete(id))
-      // Its flags may or may not include that write: known for its content, and counted again once it lands.
-      else if (!known.has(id)) (known.set(id, item), unsure.add(id))
-    }
+    remember: (items, from) => {
+      const { touched, unsure } = shared
+      const busy = new Set(store.getState().writes.flatMap((w) => (w.ids ? [...w.ids] : ['*'])))
+      const all = busy.has('*') || (touched.get('*') ?? 0) > from
+      for (const item of items) {
+        const id = item._id
+        if (!all && !busy.has(id) && (touched.get(id) ?? 0) <= from) (known.set(id, item), unsure.delete(id))
+        // Its flags may or may not include that write: known for its content, and counted again once it lands.
+        else if (!known.has(id)) (known.set(id, item), unsure.add(id))
+      }
+    },
   }
-
-  /**
-   * Writes what the service answered into every cached list and count in one batch: items move in or
-   * out of lists, counts change by what changed. Returns whether a count could not be told exactly.
-   */
-  function fold(changes: Change[]): boolean {
-    const byId = new Map(changes)
-    const items = entering(changes)
-    let inexact = items.length < changes.length
-    for (const [id] of changes) if (unsure.delete(id)) inexact = true
-    for (const kind of KINDS) {
-      const data = countOf(kind)
-      if (!data) continue
-      let delta = 0
-      for (const item of items)
-        delta += +matches(item, countFilter(kind)) - +matches(known.get(item._id)!, countFilter(kind))
-      if (data.capped && data.count + delta < 100) inexact = true
-      // Its signature is unknown now; the next look compares the count alone.
-      if (delta) setCount(kind, { ...data, count: Math.max(0, data.count + delta), sig: '' })
-    }
-    for (const q of lists()) {
-      const next = applyFlags(q.state.data, filterOf(q.queryKey), (i) => byId.get(i._id), items)
-      if (next !== q.state.data) queryClient.setQueryData(q.queryKey, next)
-    }
-    for (const item of items) known.set(item._id, item)
-    log.push({ seq: ++sync.seq, changes })
-    if (log.length > 200) log.shift()
-    return inexact
-  }
-
-  /** "Mark all" as the service now holds it: unread (unseen) lists and counts empty, every item marked. */
-  function foldAll(markAs: 'read' | 'seen', remote = false): void {
-    touched.set('*', ++sync.seq)
-    for (const kind of KINDS) {
-      const data = countOf(kind)
-      if (data && emptiedBy(countFilter(kind), markAs)) setCount(kind, { ...data, count: 0, capped: false, sig: '' })
-    }
-    for (const [id, item] of known) known.set(id, withFlags(item, marked(item, markAs)))
-    for (const q of lists()) {
-      const data = q.state.data
-      const f = filterOf(q.queryKey)
-      const first = data.pages[0]!
-      queryClient.setQueryData<FeedData>(
-        q.queryKey,
-        emptiedBy(f, markAs)
-          ? {
-              pages: [
-                { ...first, data: [], hasMore: false, ...(first.totalCount === undefined ? {} : { totalCount: 0 }) },
-              ],
-              pageParams: [0],
-            }
-          : applyFlags(data, f, (i) => marked(i, markAs), known.values()),
-      )
-    }
-    // Lists of read items may lack items never loaded here: the tab that marked fetches again; others
-    // catch up on their next look (their counts' signature no longer matches the service's).
-    if (!remote) dirty = true
-  }
+  /** The module that folds answers in, fetched once. */
+  const fold = () =>
+    (folder ??= import('./fold').then(
+      (m) => m.folderOf(shared),
+      (error: unknown) => {
+        // Asked for again next time.
+        folder = undefined
+        throw error
+      },
+    ))
 
   /** A page that was on its way while changes were acknowledged, with those changes taken in. */
   function catchUp<P extends JsonObject>(page: FeedPage<P>, f: FeedFilter, param: number, from: number): FeedPage<P> {
-    const since = log.filter((e) => e.seq > from).flatMap((e) => e.changes)
+    const since = shared.log.filter((e) => e.seq > from).flatMap((e) => e.changes)
     if (!since.length) return page
     const byId = new Map(since)
     // Only items whose place is on this page may enter it.
     const first = page.data[0]
-    const items = entering(since).filter((i) => param === 0 || (first && compare(i, first) > 0)) as FeedItem<P>[]
+    const items = shared.entering(since).filter((i) => param === 0 || (first && compare(i, first) > 0)) as FeedItem<P>[]
     return applyFlags({ pages: [page], pageParams: [param] }, f, (i) => byId.get(i._id), items).pages[0]!
   }
 
@@ -156,85 +127,6 @@ function createLedger(sync: InboxSync) {
       : undefined
   }
 
-  /** Every loaded page of a list, fetched again. */
-  const fetchList = (q: { queryKey: readonly unknown[]; state: { data: FeedData } }) => {
-    const f = filterOf(q.queryKey)
-    return Promise.all(q.state.data.pageParams.map((page) => client.getFeed(subscriberId, { ...f, page })))
-  }
-
-  /**
-   * Looks for news: reads the counts and, when they changed (or `force`), every cached list; then
-   * commits all of it in one batch, so no frame shows a new count beside an old list. Waits while
-   * writes are on their way, and starts over when one lands meanwhile.
-   */
-  let running: Promise<boolean> | undefined
-  /** One look at a time (a forced one waits for the one running); shown as a query, so devtools and `useIsFetching` see it. */
-  const refresh = (force = false, given?: CountData[], at = sync.seq): Promise<boolean> =>
-    running
-      ? force || given
-        ? running.then(
-            () => refresh(force, given, at),
-            () => refresh(force, given, at),
-          )
-        : running
-      : (running = queryClient
-          .fetchQuery({
-            queryKey: [...inboxKeys.all(subscriberId), 'refresh'],
-            queryFn: () => look(force, given, at),
-            // Offline, the live loop does not look; a look asked for anyway fails at once rather than waits.
-            networkMode: 'always',
-            staleTime: 0,
-            gcTime: 0,
-            retry: false,
-          })
-          .finally(() => (running = undefined)))
-
-  async function look(force: boolean, given: CountData[] | undefined, at: number): Promise<boolean> {
-    for (let attempt = 0; ; attempt++) {
-      await sync.idle()
-      const from = sync.seq
-      // Another tab's counts (the one that looks for this browser profile), unless this tab wrote since.
-      let counts = attempt === 0 && at === sync.seq && given
-      if (!counts) {
-        // One after the other, one attempt each: while the service is down a look costs one request (the
-        // live loop backs off on its own).
-        counts = []
-        for (const kind of KINDS) counts.push(await fetchCount(sync, kind, sync.method, { retry: false }))
-      }
-      const changed =
-        force ||
-        counts.some((c, i) => {
-          const old = countOf(KINDS[i]!)
-          return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
-        })
-      if (!changed) return false
-      const queries = lists()
-      const pages = await Promise.all(queries.map(fetchList))
-      if (sync.seq !== from || store.getState().writes.length) {
-        if (attempt < 3) continue
-        dirty = true
-        return changed
-      }
-      notifyManager.batch(() => {
-        KINDS.forEach((kind, i) => setCount(kind, counts[i]!))
-        queries.forEach((q, i) => {
-          remember(
-            pages[i]!.flatMap((p) => p.data),
-            from,
-          )
-          queryClient.setQueryData<FeedData>(q.queryKey, { pages: pages[i]!, pageParams: q.state.data.pageParams })
-        })
-      })
-      return changed
-    }
-  }
-
-  function afterWrites(): void {
-    if (!dirty || store.getState().writes.length) return
-    dirty = false
-    refresh(true).catch(() => (dirty = true))
-  }
-
   /** Registers a write, shows it at once, and sends it after the earlier writes on the same items. */
   function write(
     ids: Set<string> | null,
@@ -251,29 +143,17 @@ function createLedger(sync: InboxSync) {
       .getMutationCache()
       .build(queryClient, {
         mutationKey: [...inboxKeys.all(subscriberId), ids ? 'markAs' : 'markAll', markAs],
-        // eslint-disable-next-line @typescript-eslint/await-thenable -- a key with no write before it has no chain
-        mutationFn: () => Promise.all(waits).then(run),
+        mutationFn: () => Promise.all([fold(), ...waits]).then(run),
       })
       .execute(undefined)
     const gate = result.catch(() => {})
-    for (const k of keys) (chains.set(k, gate), touched.set(k, sync.seq))
+    for (const k of keys) (chains.set(k, gate), shared.touched.set(k, sync.seq))
     return result
       .then(
-        (messages) => {
-          const changes = messages.flatMap((m): Change[] => (m._id ? [[m._id, { read: m.read, seen: m.seen }]] : []))
-          notifyManager.batch(() => {
-            if (ids ? fold(changes) : (foldAll(markAs as 'read'), true)) dirty = true
-            set((s) => {
-              const failures = new Map(s.failures)
-              for (const [id] of changes) if ((failures.get(id)?.seq ?? Infinity) < w.seq) failures.delete(id)
-              return { writes: s.writes.filter((x) => x !== w), failures }
-            })
-          })
-          sync.post(ids ? { t: 'items', changes } : { t: 'all', markAs: markAs as 'read' })
-          return undefined
-        },
+        // The write waited for the folding module: it is there.
+        (messages) => fold().then((f) => f.acknowledged(w, messages)),
         (error: Error) => {
-          dirty = true
+          shared.dirty = true
           const seq = ++sync.seq
           if (quiet) set((s) => ({ writes: s.writes.filter((x) => x !== w) }))
           else
@@ -292,13 +172,16 @@ function createLedger(sync: InboxSync) {
       )
       .finally(() => {
         for (const k of keys) if (chains.get(k) === gate) chains.delete(k)
-        afterWrites()
+        fold().then(
+          (f) => f.afterWrites(),
+          () => {},
+        )
       })
   }
 
   // Lists already in the cache (rendered on a server, say) count as what the service holds.
-  for (const q of lists())
-    remember(
+  for (const q of shared.lists())
+    shared.remember(
       q.state.data.pages.flatMap((p) => p.data),
       0,
     )
@@ -318,26 +201,8 @@ function createLedger(sync: InboxSync) {
      * Marks everything read (read and seen) or seen: pages through the unread (unseen) feed 100 at a
      * time and marks the ids in batches of at most 100 (the API has no "mark all").
      */
-    markAll(markAs: 'read' | 'seen'): Promise<Error | undefined> {
-      return write(null, markAs, async () => {
-        const done: Message[] = []
-        for (const as of markAs === 'read' ? (['read', 'seen'] as const) : (['seen'] as const)) {
-          const ids: string[] = []
-          for (let page = 0; ; page++) {
-            const found = await client.getFeed(subscriberId, {
-              ...(as === 'read' ? { read: false } : { seen: false }),
-              limit: 100,
-              page,
-            })
-            ids.push(...found.data.map((i) => i._id))
-            if (!found.hasMore || !found.data.length) break
-          }
-          for (let i = 0; i < ids.length; i += 100)
-            done.push(...(await client.markAs(subscriberId, { messageId: ids.slice(i, i + 100), markAs: as })))
-        }
-        return done
-      })
-    },
+    markAll: (markAs: 'read' | 'seen'): Promise<Error | undefined> =>
+      write(null, markAs, () => fold().then((f) => f.markAll(markAs))),
 
     /** A list as shown: the cached one with the writes on their way laid over it. */
     list<P extends JsonObject>(
@@ -361,25 +226,25 @@ function createLedger(sync: InboxSync) {
         const from = sync.seq
         const page = await client.getFeed(subscriberId, { ...f, page: pageParam })
         if (counts) await counts
-        remember(page.data, from)
+        shared.remember(page.data, from)
         return catchUp(page, f, pageParam, from)
       },
 
-    refresh,
+    /**
+     * Looks for news: reads the counts and, when they changed (or `force`), every cached list; then commits
+     * all of it in one batch, so no frame shows a new count beside an old list. `given`: counts another tab
+     * read. Resolves with whether anything changed.
+     */
+    refresh: (force?: boolean, given?: CountData[]): Promise<boolean> => {
+      const at = sync.seq
+      return fold().then((f) => f.refresh(force, given, at))
+    },
+
     /**
      * "Try again": the counts and every list again, and every query of this inbox that failed; the live
      * loop looks again at once and forgets its backoff once this succeeds.
      */
-    retry: () =>
-      Promise.all([
-        refresh(true),
-        queryClient.refetchQueries({
-          queryKey: inboxKeys.all(subscriberId),
-          predicate: (q) => q.state.status === 'error',
-        }),
-      ]).then(() => {
-        set({ trouble: null })
-      }),
+    retry: (): Promise<void> => fold().then((f) => f.retry()),
 
     /** Forgets an item's failure (its message was dismissed), or the failed "mark all" without an id. */
     dismiss(id?: string): void {
@@ -391,11 +256,9 @@ function createLedger(sync: InboxSync) {
     },
 
     /** Applies the changes another tab reports. */
-    receive(message: TabMessage): void {
-      if (message.t === 'items')
-        notifyManager.batch(() => fold((message as { changes: Change[] }).changes) && (dirty = true))
-      else if (message.t === 'all') notifyManager.batch(() => foldAll(message.markAs as 'read', true))
-      afterWrites()
-    },
+    receive: (message: TabMessage): Promise<void> => fold().then((f) => f.receive(message)),
+
+    /** Resolves once the module that folds answers in is there too. */
+    ready: (): Promise<unknown> => fold(),
   }
 }

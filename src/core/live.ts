@@ -2,19 +2,21 @@
  * The live loop of one provider: who looks for news in this browser profile, and when.
  *
  * Tabs of one origin showing one subscriber elect a leader (Web Locks, else an election over the
- * BroadcastChannel). Only the leader looks: through the proxy's event stream when it offers one (then a
- * look a minute as a safety net), else every 10 s while a tab of the profile is focused, 30 s while one
- * is visible, never while all are hidden or the browser is offline, at once when one comes back. It
- * tells the other tabs the counts it read; they fetch only the lists they show, only when the counts
- * changed. Failures back off exponentially with jitter up to 5 minutes and recover on the first success;
- * a 401 stops the looking until a tab is focused again or the credentials change.
+ * BroadcastChannel, src/core/elect.ts). Only the leader looks: through the proxy's event stream when it
+ * offers one (src/core/stream.ts; then a look a minute as a safety net), else every 10 s while a tab of the
+ * profile is focused, 30 s while one is visible, never while all are hidden or the browser is offline, at
+ * once when one comes back. It tells the other tabs the counts it read; they fetch only the lists they
+ * show, only when the counts changed. Failures back off exponentially with jitter up to 5 minutes and
+ * recover on the first success; a 401 stops the looking until a tab is focused again or the credentials
+ * change.
  *
- * Loaded on demand by the provider after its first render.
+ * Loaded on demand by the provider after its first render; the election's fallback and the stream reader
+ * are modules of their own, loaded only where they are used.
  */
 import { focusManager, onlineManager } from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
-import type { CountData } from './queries'
+import type { CountData } from './keys'
 import type { InboxSync, TabMessage, Trouble } from './sync'
 import { troubleKind } from './trouble'
 
@@ -35,8 +37,9 @@ export interface LiveOptions {
 const FOCUSED = 10_000
 const VISIBLE = 30_000
 const SAFETY = 60_000
-const BEAT = 1000
-const backoff = (failures: number) => Math.min(300_000, 1000 * 2 ** failures) * (0.5 + Math.random() / 2)
+
+/** Exponential backoff with jitter, capped at 5 minutes. */
+export const backoff = (failures: number) => Math.min(300_000, 1000 * 2 ** failures) * (0.5 + Math.random() / 2)
 
 interface TabState {
   focused: boolean
@@ -45,6 +48,8 @@ interface TabState {
   toasts: boolean
   at: number
 }
+
+const hasWindow = typeof window === 'object'
 
 /** Starts the loop; returns the stop function. */
 export function startLive(sync: InboxSync, options: () => LiveOptions): () => void {
@@ -59,6 +64,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let leading = false
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | undefined
+  let nudged: ReturnType<typeof setTimeout> | undefined
   let failures = 0
   let retryIn = 0
   let paused = false
@@ -69,6 +75,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let periodStart = 0
   let looking = false
   let again = false
+  let unstream = () => {}
 
   const post = (message: TabMessage) => {
     try {
@@ -85,7 +92,6 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     // No BroadcastChannel: this tab leads alone.
   }
   sync.post = post
-  off.push(() => ((sync.post = () => {}), channel?.close()))
 
   const me = (): TabState => ({
     visible: typeof document !== 'object' || document.visibilityState !== 'hidden',
@@ -93,6 +99,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     toasts: store.getState().toasters > 0,
     at: Date.now(),
   })
+  const announce = () => post({ t: 'tab', id, ...me() })
   /** What the profile does: a tab focused, visible, or none; tabs unheard of for 90 s no longer count. */
   const activity = () => {
     let { focused, visible } = me()
@@ -120,6 +127,9 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       timer = setTimeout(() => void look(), Math.max(0, periodStart + delay - Date.now()))
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
+  /** A refresh through the ledger, loaded with the first one. */
+  const refresh = (force?: boolean, counts?: CountData[]) => sync.ledger().then((l) => l.refresh(force, counts))
+
   async function look() {
     clearTimeout(timer)
     if (!leading || stopped) return
@@ -129,7 +139,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     lastLook = Date.now()
     const before = sync.counts()[1]
     try {
-      const changed = await (await sync.ledger()).refresh()
+      const changed = await refresh()
       failures = 0
       paused = false
       // All clear, told to the other tabs only when something was wrong.
@@ -150,10 +160,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   }
 
   function failed(error: Error) {
-    failures++
-    retryIn = backoff(failures)
-    const kind = troubleKind(error)
-    paused = kind === 'signedOut'
+    retryIn = backoff(++failures)
+    paused = troubleKind(error) === 'signedOut'
     if (paused) options().onAuthError?.(error)
     const retryAt = paused ? null : Date.now() + retryIn
     setTrouble({ error, retryAt })
@@ -212,14 +220,6 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     console.warn(`inbox-kit: looking for news failed (${status ?? error.name}: ${error.message}) — ${fix}.`)
   }
 
-  /** A look at once for an event of the stream: events that come together make one look. */
-  let nudged: ReturnType<typeof setTimeout> | undefined
-  const nudge = () => {
-    clearTimeout(nudged)
-    nudged = setTimeout(() => void look(), 20)
-  }
-  off.push(() => clearTimeout(nudged))
-
   /** A look soon, unless one just went and found all well (focus and reconnect flap). */
   const soon = () => {
     if (!leading) post({ t: 'check' })
@@ -227,203 +227,103 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     else plan()
   }
 
-  // ------------------------------------------------------------------ what the tabs tell each other
-  off.push(
-    sync.listen((m) => {
-      if (m.t === 'tab') (tabs.set(m.id as string, m as unknown as TabState), leading && plan())
-      else if (m.t === 'gone') (tabs.delete(m.id as string), leading && plan())
-      else if (m.t === 'check') leading && soon()
-      else if (m.t === 'hello') post({ t: 'tab', id, ...me() })
-      else if (m.t === 'news')
-        void sync
-          .ledger()
-          .then((l) => l.refresh(false, m.counts as CountData[]))
-          .catch(() => {})
-      else if (m.t === 'arrived') tell(m.items as FeedItem[])
-      else if (m.t === 'trouble')
-        setTrouble(
-          m.name
-            ? {
-                error: Object.assign(
-                  m.status
-                    ? new ApiError(m.status as number, '', { message: m.message })
-                    : new Error(m.message as string),
-                  {
-                    name: m.name as string,
-                  },
-                ),
-                retryAt: (m.retryAt as number | null) ?? null,
-              }
-            : null,
-        )
-    }),
-  )
+  // What the tabs tell each other.
+  const unlisten = sync.listen((m) => {
+    if (m.t === 'tab') tabs.set(m.id as string, m as unknown as TabState)
+    else if (m.t === 'gone') tabs.delete(m.id as string)
+    else if (m.t === 'check') return leading && soon()
+    else if (m.t === 'hello') return announce()
+    else if (m.t === 'news') return void refresh(false, m.counts as CountData[]).catch(() => {})
+    else if (m.t === 'arrived') return tell(m.items as FeedItem[])
+    else if (m.t === 'trouble') {
+      const t = m as { status?: number; message?: string; name?: string; retryAt?: number | null }
+      return setTrouble(
+        t.name
+          ? {
+              error: Object.assign(
+                t.status ? new ApiError(t.status, '', { message: t.message }) : new Error(t.message),
+                {
+                  name: t.name,
+                },
+              ),
+              retryAt: t.retryAt ?? null,
+            }
+          : null,
+      )
+    } else return
+    if (leading) plan()
+  })
 
   const changed = () => {
     const state = me()
     post({ t: 'tab', id, ...state })
     if (state.visible && (missed || state.focused)) ((missed = false), soon())
-    else leading && plan()
+    else if (leading) plan()
   }
   const onFocus = () => ((paused = false), changed())
   // A closing tab takes its focus with it: the leader stops counting on it at once, not in 90 s.
   const gone = () => post({ t: 'gone', id })
-  if (typeof window === 'object') {
-    window.addEventListener('focus', onFocus)
-    window.addEventListener('blur', changed)
-    window.addEventListener('pagehide', gone)
-    off.push(
-      () => window.removeEventListener('focus', onFocus),
-      () => window.removeEventListener('blur', changed),
-      () => window.removeEventListener('pagehide', gone),
-      gone,
-    )
+  const on = (type: string, listener: () => void) => {
+    if (!hasWindow) return
+    window.addEventListener(type, listener)
+    off.push(() => window.removeEventListener(type, listener))
   }
+  on('focus', onFocus)
+  on('blur', changed)
+  on('pagehide', gone)
+  const announcing = setInterval(announce, 60_000)
   off.push(
+    unlisten,
+    gone,
     focusManager.subscribe(changed),
     onlineManager.subscribe((online) => (online ? soon() : plan())),
-  )
-  // A tab that opens says so at once: the leader may be hidden while this one is focused.
-  post({ t: 'tab', id, ...me() })
-  const announce = setInterval(() => post({ t: 'tab', id, ...me() }), 60_000)
-  off.push(() => clearInterval(announce))
-  // A toaster mounted or unmounted here: the leader learns whether to fetch arrivals.
-  off.push(store.subscribe((s, prev) => s.toasters !== prev.toasters && post({ t: 'tab', id, ...me() })))
-  // "Try again" succeeded (sync.retry clears the trouble): no more backoff.
-  off.push(
+    () => clearInterval(announcing),
+    () => clearTimeout(nudged),
     store.subscribe((s, prev) => {
+      // A toaster mounted or unmounted here: the leader learns whether to fetch arrivals.
+      if (s.toasters !== prev.toasters) announce()
+      // "Try again" succeeded (the ledger's retry clears the trouble): no more backoff.
       if (!s.trouble && prev.trouble && failures) ((failures = 0), (paused = false), plan())
     }),
   )
+  // A tab that opens says so at once: the leader may be hidden while this one is focused.
+  announce()
 
-  // ------------------------------------------------------------------ leading
-  let stopStream = () => {}
+  // Leading.
   const lead = () => {
     leading = true
     periodStart = Date.now()
     post({ t: 'hello' })
-    if (options().stream !== false) stopStream = listen()
+    // The proxy's event stream, where there may be one: each event is a reason to look.
+    if (options().stream !== false && client.options && typeof ReadableStream === 'function') {
+      let stop: (() => void) | undefined
+      unstream = () => ((stop?.(), (stop = undefined)), (unstream = () => {}))
+      void import('./stream').then((m) => {
+        if (!leading || stopped || stop !== undefined) return
+        stop = m.openStream(client.options as never, {
+          open: () => ((streaming = true), store.setState({ source: 'stream' }), plan()),
+          closed: () => ((streaming = false), store.setState({ source: 'poll' }), plan()),
+          // `reset`: events were lost, look at everything. Anything else: news (`ready` says live from here).
+          event: (event) => {
+            if (event === 'reset') void refresh(true).catch(() => {})
+            else if (event !== 'ready')
+              if (activity().visible) {
+                // Events that come together make one look.
+                clearTimeout(nudged)
+                nudged = setTimeout(() => void look(), 20)
+              } else missed = true
+          },
+        })
+      })
+    }
     plan()
   }
   const follow = () => {
     leading = false
     clearTimeout(timer)
-    stopStream()
+    unstream()
   }
-  off.push(
-    elect(name, lead, follow, post, (l) => off.push(sync.listen(l))),
-    follow,
-  )
-
-  /**
-   * The proxy's event stream, read with fetch (it carries the same headers as every request): each
-   * event is a reason to look; a missing route means the proxy has none, and polling carries on.
-   */
-  function listen(): () => void {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it widens: the rule takes it for the same type
-    const options = client.options as
-      | {
-          baseUrl?: string
-          apiKey?: string
-          headers?: Record<string, string>
-          getHeaders?: () => unknown
-          fetch?: typeof fetch
-        }
-      | undefined
-    if (!options || typeof ReadableStream !== 'function') return () => {}
-    const abort = new AbortController()
-    void (async () => {
-      let last: string | undefined
-      for (let attempt = 0; !abort.signal.aborted;) {
-        try {
-          const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers }
-          Object.assign(headers, await options.getHeaders?.())
-          if (last) headers['last-event-id'] = last
-          const response = await (options.fetch ?? fetch)(`${(options.baseUrl ?? '').replace(/\/+$/, '')}/events`, {
-            headers,
-            signal: abort.signal,
-          })
-          // No stream here (a proxy without `events` answers 204; a server that does not know the route, 403–501): poll.
-          if (
-            [403, 404, 405, 501].includes(response.status) ||
-            (response.ok && !/event-stream/.test(response.headers.get('content-type') ?? ''))
-          )
-            return
-          if (!response.ok || !response.body) throw new Error(String(response.status))
-          attempt = 0
-          streaming = true
-          store.setState({ source: 'stream' })
-          plan()
-          await read(response.body, (event) => {
-            last = event.id ?? last
-            // `ready`: live from here. `reset`: events were lost, look at everything. Anything else: news.
-            if (event.event === 'reset')
-              void sync
-                .ledger()
-                .then((l) => l.refresh(true))
-                .catch(() => {})
-            else if (event.event !== 'ready') activity().visible ? nudge() : (missed = true)
-          })
-        } catch {
-          // Gone or refused: back off, poll meanwhile.
-        }
-        streaming = false
-        store.setState({ source: 'poll' })
-        if (abort.signal.aborted) return
-        plan()
-        await new Promise((resolve) => setTimeout(resolve, backoff(++attempt)))
-      }
-    })()
-    return () => abort.abort()
-  }
-
-  return () => {
-    stopped = true
-    for (const f of off.reverse()) f()
-  }
-}
-
-/** Calls `onEvent` with each event of a `text/event-stream` body until it ends. */
-async function read(body: ReadableStream<Uint8Array>, onEvent: (event: { id?: string; event?: string }) => void) {
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  let event: { id?: string; event?: string; data?: string } = {}
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return
-    buffer += decoder.decode(value, { stream: true })
-    const lines = buffer.split(/\r\n|\r|\n/)
-    buffer = lines.pop()!
-    for (const line of lines) {
-      if (!line) {
-        if (event.event || event.data !== undefined) onEvent({ ...event, event: event.event ?? 'message' })
-        event = {}
-        continue
-      }
-      const at = line.indexOf(':')
-      if (at === 0) continue
-      const field = at < 0 ? line : line.slice(0, at)
-      const value = at < 0 ? '' : line.slice(at + 1).replace(/^ /, '')
-      if (field === 'id') event.id = value
-      else if (field === 'event') event.event = value
-      else if (field === 'data') event.data = (event.data === undefined ? '' : event.data + '\n') + value
-    }
-  }
-}
-
-/**
- * Makes this tab the leader of `name` while it holds it: with Web Locks where the browser has them
- * (released by the browser when the tab closes or crashes), else by an election over the channel (the
- * leader beats every second; after three silent seconds the tab with the smallest id takes over).
- */
-function elect(
-  name: string,
-  lead: () => void,
-  follow: () => void,
-  post: (m: TabMessage) => void,
-  listen: (l: (m: TabMessage) => void) => void,
-): () => void {
+  /** The lock is held while this tab leads; the browser frees it when the tab closes or crashes. */
   const locks = typeof navigator === 'object' ? navigator.locks : undefined
   if (locks?.request) {
     const abort = new AbortController()
@@ -431,32 +331,20 @@ function elect(
     locks
       .request(name, { signal: abort.signal }, () => new Promise<void>((resolve) => ((release = resolve), lead())))
       .catch(() => {})
-    return () => (abort.abort(), release())
+    off.push(() => (abort.abort(), release()))
+  } else {
+    let unelect: (() => void) | undefined
+    void import('./elect').then((m) => {
+      if (!stopped) unelect = m.elect(post, (l) => sync.listen(l), lead, follow)
+    })
+    off.push(() => unelect?.())
   }
-  const id = Math.random().toString(36).slice(2)
-  let leader: { id: string; at: number } | null = null
-  let mine = false
-  const beat = () => {
-    if (mine) post({ t: 'lead', id })
-    else if (!leader || Date.now() - leader.at > 3 * BEAT) ((mine = true), post({ t: 'lead', id }), lead())
-  }
-  listen((m) => {
-    if (m.t === 'lead' && m.id !== id) {
-      if (mine && (m.id as string) < id) ((mine = false), follow())
-      if (!mine) leader = { id: m.id as string, at: Date.now() }
-    } else if (m.t === 'who' && mine) post({ t: 'lead', id })
-    else if (m.t === 'bye' && m.id === leader?.id) leader = null
-  })
-  const timer = setInterval(beat, BEAT)
-  const bye = () => mine && post({ t: 'bye', id })
-  if (typeof window === 'object') window.addEventListener('pagehide', bye)
-  // A leader answers at once; claim only when none did.
-  post({ t: 'who' })
-  const first = setTimeout(beat, 50 + Math.random() * 50)
+  off.push(follow)
+
   return () => {
-    clearInterval(timer)
-    clearTimeout(first)
-    bye()
-    if (typeof window === 'object') window.removeEventListener('pagehide', bye)
+    stopped = true
+    for (const f of off.reverse()) f()
+    sync.post = () => {}
+    channel?.close()
   }
 }

@@ -99,6 +99,11 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
   const listeners: ((message: TabMessage) => void)[] = []
   let ledger: Promise<Ledger> | undefined
   let told = Promise.resolve()
+  /** A module that could not be fetched is asked for again next time. */
+  const forget = (error: unknown): never => {
+    ledger = undefined
+    throw error
+  }
   const countOf = (kind: CountKind) => queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))
 
   const sync = {
@@ -117,8 +122,14 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     /** Sends a message to the other tabs of this subscriber (set by the live loop). */
     post: (_message: TabMessage): void => {},
 
-    /** The ledger, loaded (once) when first asked for. */
-    ledger: (): Promise<Ledger> => (ledger ??= import('./ledger').then((m) => m.ledgerOf(sync))),
+    /** The ledger with its folding of answers (what a refresh needs), loaded (once) when first asked for. */
+    ledger: (): Promise<Ledger> =>
+      (ledger ??= import('./ledger')
+        .then((m) => {
+          const l = m.ledgerOf(sync)
+          return l.ready().then(() => l)
+        })
+        .catch(forget)),
 
     /** Resolves once no write is on its way. */
     idle: () =>

@@ -1,14 +1,10 @@
+import { enCore } from '../i18n/en'
 import type { InboxMessages } from '../i18n/types'
 
 /** English strings; the fallback of every other locale. */
 export const en: InboxMessages = {
-  lang: 'en',
-  dir: 'ltr',
+  ...enCore,
   inboxTitle: 'Notifications',
-  bellLabel: 'Notifications',
-  bellLabelUnseen: { one: 'Notifications, {count} unseen', other: 'Notifications, {count} unseen' },
-  bellLabelUnread: { one: 'Notifications, {count} unread', other: 'Notifications, {count} unread' },
-  documentTitleCount: '({count}) {title}',
   markAllAsRead: 'Mark all as read',
   openPreferences: 'Notification settings',
   backToFeed: 'Back to notifications',
@@ -24,15 +20,11 @@ export const en: InboxMessages = {
   emptyTitle: 'You’re all caught up',
   emptyBody: 'New notifications will show up here.',
   emptyUnreadTitle: 'No unread notifications',
-  errorTitle: 'Notifications couldn’t be loaded',
-  retry: 'Try again',
-  newNotifications: { one: '{count} new notification', other: '{count} new notifications' },
   markAsRead: 'Mark as read',
   markAsUnread: 'Mark as unread',
   unread: 'Unread',
   actionDone: 'Done',
   avatarAlt: 'Sender',
-  updateError: 'The change couldn’t be saved.',
   markAllError: 'Not all notifications could be marked as read.',
   dismiss: 'Dismiss',
   close: 'Close',
@@ -70,7 +62,6 @@ export const en: InboxMessages = {
   troubleOffline: 'You’re offline. Notifications will update when you’re back online.',
   troubleMalformed: 'The notification service sent something unexpected.',
   retryNow: 'Try now',
-  bellUnavailable: 'Notifications, counts unavailable',
   toastsLabel: 'New notifications',
   toastOpen: 'Open',
   triggerUnseen: { one: '{count} unseen', other: '{count} unseen' },

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { createContext, useContext } from 'react'
 import type { InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
 import type { InboxSync } from '../core/sync'
+import type { CoreMessages } from '../i18n/en'
 import type { InboxMessages } from '../i18n/types'
 
 /** Colour scheme: fixed, or following the system setting. */
@@ -32,6 +33,8 @@ export interface InboxScope {
   messages: Partial<InboxMessages> | undefined
   /** Every string, English with `messages` on top: made by the first component that needs them. */
   m?: InboxMessages
+  /** The strings of what renders from the first paint, likewise. */
+  core?: CoreMessages
   /** The colour scheme the components draw in, `system` resolved. */
   scheme: 'light' | 'dark'
   /** `false` while the provider waits: no request is made. */

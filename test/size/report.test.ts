@@ -10,6 +10,7 @@ const cost = (gzip: number) => ({
   css: { min: 0, gzip: 0 },
   lazy: { min: 0, gzip: 0 },
   breakdown: {},
+  lazyBreakdown: {},
 })
 
 function results(gzip: number): BenchResults {

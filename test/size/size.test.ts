@@ -8,16 +8,20 @@ import { measureBundle } from '../../bench/bundle'
 const app = (name: string) => fileURLToPath(new URL(`../../bench/apps/${name}.tsx`, import.meta.url))
 
 /**
- * Gzip budgets in bytes for the bench's tiny apps, built from the sources with React external, as an app
- * builds them. A little over what `npm run bench` measured on 2026-11-23: the full `<Inbox/>` 35,391 JS +
- * 5,014 CSS before its first render (its settings view, 4 kB, and the live loop, 3 kB, come later); the hooks
- * alone 20,303. The floor (React Query + zustand, a bell with a count) is 11,693; the smallest peer's full
- * inbox (@trycourier/courier-react) 65,846.
+ * Gzip budgets in bytes for the bench's tiny apps, built from the sources as an app builds them (Vite,
+ * production, React external), JS and CSS apart. The first chunk is what a page loads before the inbox
+ * renders; the lazy chunks load after it (the live loop, the ledger's folding) or on the first sign of
+ * intent (the popover, the settings view), the toasts when asked for.
+ *
+ * `npm run bench` measured on 2026-11-25: the full `<Inbox/>` 23.2 kB of JS first, 27.4 kB later, 5.0 kB
+ * of CSS; the hooks alone 19.5 kB first. The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 const BUDGETS = {
-  inbox: 41_500,
-  inboxLazy: 7_800,
-  hooks: 20_800,
+  /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
+  inbox: 26 * 1024,
+  inboxLazy: 28_000,
+  css: 5_200,
+  hooks: 20_000,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,
 }
@@ -25,15 +29,18 @@ const BUDGETS = {
 describe('size budget', () => {
   it('the full <Inbox/> app stays within its gzip budget, and what it loads later within its own', async () => {
     const cost = await measureBundle(app('inbox'))
-    expect(cost.css.min, 'the inbox ships its stylesheet').toBeGreaterThan(0)
-    expect(cost.gzip).toBeLessThanOrEqual(BUDGETS.inbox)
+    expect(cost.js.gzip).toBeLessThanOrEqual(BUDGETS.inbox)
     expect(cost.lazy.gzip).toBeLessThanOrEqual(BUDGETS.inboxLazy)
+    expect(cost.css.min, 'the inbox ships its stylesheet').toBeGreaterThan(0)
+    expect(cost.css.gzip).toBeLessThanOrEqual(BUDGETS.css)
+    // The popover's code is not on the path to the bell.
+    expect(Object.keys(cost.breakdown)).not.toContain('src/components/Feed')
   })
 
   it('the headless hooks alone stay within their gzip budget', async () => {
     const cost = await measureBundle(app('hooks'))
     expect(cost.css.min, 'the hooks bring no CSS').toBe(0)
-    expect(cost.gzip).toBeLessThanOrEqual(BUDGETS.hooks)
+    expect(cost.js.gzip).toBeLessThanOrEqual(BUDGETS.hooks)
   })
 
   it('each locale costs at most 1.5 KiB gzip, and only to the apps that import it', async () => {
@@ -45,8 +52,10 @@ describe('size budget', () => {
       const cost = await measureBundle(entry)
       expect(cost.gzip, code).toBeLessThanOrEqual(BUDGETS.locale)
     }
-    // English is built in; no other locale is.
+    // English is built in (its strings of the bell in the first chunk, the rest with the popover); no other is.
     const inbox = await measureBundle(app('inbox'))
-    expect(Object.keys(inbox.breakdown).filter((k) => k.startsWith('src/locales'))).toEqual(['src/locales'])
+    expect(Object.keys(inbox.breakdown)).toContain('src/i18n')
+    expect(Object.keys(inbox.breakdown)).not.toContain('src/locales')
+    expect(Object.keys(inbox.lazyBreakdown).filter((k) => k.startsWith('src/locales'))).toEqual(['src/locales'])
   })
 })

@@ -3,7 +3,7 @@ import type { ButtonHTMLAttributes, ReactElement, ReactNode } from 'react'
 import { useCount } from '../../hooks/useCounts'
 import { format, formatCount, plural } from '../../i18n'
 import { BELL, icon } from '../internal/icons'
-import { useUI } from '../internal/ui'
+import { useCoreUI } from '../internal/uiCore'
 
 /** Which count the Bell shows. */
 export type CountKind = 'unseen' | 'unread'
@@ -40,7 +40,7 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
   { countKind = 'unseen', open = false, titleCount = false, renderBell, unstyled, className, ...rest },
   ref,
 ): ReactElement {
-  const { m, locale, root, c } = useUI('Bell', unstyled)
+  const { m, locale, root, c } = useCoreUI('Bell', unstyled)
   const { count, capped, error } = useCount(countKind)
   const label = formatCount(count, locale, 99, capped)
   // Counts that cannot be read are said so, in the name and an attribute, rather than shown as none.
@@ -50,8 +50,6 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
     : count > 0
       ? plural(countKind === 'unread' ? m.bellLabelUnread : m.bellLabelUnseen, count, locale, {}, label)
       : m.bellLabel
-
-  useDocumentTitleCount(titleCount ? count : 0, titleCount ? label : '', m.documentTitleCount)
 
   return (
     <button
@@ -67,6 +65,7 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
       data-unavailable={unavailable ? '' : undefined}
       {...rest}
     >
+      {titleCount && <TitleCount count={count} label={label} template={m.documentTitleCount} />}
       {renderBell ? (
         renderBell({ count, label, capped, open })
       ) : (
@@ -83,7 +82,8 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
   )
 })
 
-function useDocumentTitleCount(count: number, label: string, template: string): void {
+/** Puts the count in `document.title` while mounted, and gives the title back when it goes. */
+function TitleCount({ count, label, template }: { count: number; label: string; template: string }): null {
   const base = useRef<string | null>(null)
   useEffect(() => {
     if (typeof document === 'undefined') return
@@ -96,4 +96,5 @@ function useDocumentTitleCount(count: number, label: string, template: string): 
     },
     [],
   )
+  return null
 }

@@ -5,10 +5,11 @@ import { InboxProvider } from '../../provider/InboxProvider'
 import type { InboxProviderProps } from '../../provider/InboxProvider'
 import type { BellRenderProps, CountKind } from '../Bell/Bell'
 import type { InboxPanelProps } from './InboxPanel'
-import { splitPanelProps } from './panelProps'
+import { PANEL_KEYS } from './panelProps'
 import { BellTrigger, InboxRoot, useRoot } from './root'
 import { useControllableState } from '../internal/hooks'
-import { useUI } from '../internal/ui'
+import { useCoreUI } from '../internal/uiCore'
+import { useInboxScope } from '../../provider/context'
 import type { ToasterProps } from '../Toaster/Toaster'
 import type { InboxPlacement } from './root'
 
@@ -61,21 +62,21 @@ export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject
   props: InboxProps<P>,
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
+  // One pass: the provider's props, the panel's, and the rest (the view's, and its root element's).
   const provider: Record<string, unknown> = {}
-  const view: Record<string, unknown> = { ref }
-  for (const [key, value] of Object.entries(props)) {
-    if ((PROVIDER_KEYS as readonly string[]).includes(key)) provider[key] = value
-    else view[key] = value
-  }
-  if (props.subscriberId === undefined) return <InboxView {...view} />
-  return (
-    <InboxProvider {...(provider as unknown as InboxProviderProps)}>
-      <InboxView {...view} />
-    </InboxProvider>
+  const panel: Record<string, unknown> = {}
+  const view: Record<string, unknown> = { ref, panel }
+  for (const key in props)
+    (PROVIDER_KEYS.has(key) ? provider : PANEL_KEYS.has(key) ? panel : view)[key] = props[key as keyof typeof props]
+  const ui = <InboxView {...(view as unknown as Parameters<typeof InboxView>[0])} />
+  return props.subscriberId === undefined ? (
+    ui
+  ) : (
+    <InboxProvider {...(provider as unknown as InboxProviderProps)}>{ui}</InboxProvider>
   )
 }) as <P extends JsonObject = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
-const PROVIDER_KEYS = [
+const PROVIDER_KEYS = new Set<string>([
   'subscriberId',
   'baseUrl',
   'apiKey',
@@ -95,9 +96,9 @@ const PROVIDER_KEYS = [
   'theme',
   'enabled',
   'initialState',
-] as const satisfies readonly (keyof InboxProviderProps)[]
+] satisfies (keyof InboxProviderProps)[])
 
-const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObject>(
+const InboxView = forwardRef(function InboxView(
   {
     open,
     defaultOpen,
@@ -108,12 +109,12 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
     renderBell,
     unstyled,
     toasts,
-    ...rest
-  }: InboxViewProps<P>,
+    panel,
+    ...div
+  }: Omit<InboxViewProps, keyof InboxPanelProps> & { panel: InboxPanelProps },
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
-  const { locale } = useUI('Inbox')
-  const [panel, div] = splitPanelProps(rest)
+  const { locale } = useInboxScope('Inbox')
   const [shown, setShown] = useControllableState(open, defaultOpen ?? false, onOpenChange)
   const asked = useRef(false)
   // Once per inbox: the popover's code, then (in idle time) the formatters its rows use.
@@ -126,7 +127,6 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
       () => (asked.current = false),
     )
   }
-  const Toaster = useLoaded(toaster, !!toasts)[0]?.Toaster
   return (
     <InboxRoot ref={ref} open={shown} onOpenChange={setShown} unstyled={unstyled} {...div}>
       <BellTrigger
@@ -138,16 +138,16 @@ const InboxView = forwardRef(function InboxView<P extends JsonObject = JsonObjec
         onFocus={preload}
       />
       {shown && <LazyPopover placement={placement} {...panel} />}
-      {toasts && Toaster && <Toaster {...(toasts === true ? {} : toasts)} onOpen={() => setShown(true)} />}
+      {toasts && <LazyToaster {...(toasts === true ? {} : toasts)} onOpen={() => setShown(true)} />}
     </InboxRoot>
   )
-}) as <P extends JsonObject = JsonObject>(props: InboxViewProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
+})
 
 /** The popover once its code is there (nothing until then), or what went wrong if it could not be fetched. */
 function LazyPopover(props: InboxPanelProps & { placement?: InboxPlacement | undefined }): ReactElement | null {
-  const { m, c } = useUI('Inbox')
+  const { m, c } = useCoreUI('Inbox')
   const { contentId } = useRoot('Inbox')
-  const [loaded, failed, retry] = useLoaded(popover, true)
+  const [loaded, failed, retry] = useLoaded(popover)
   if (loaded) return <loaded.Popover {...props} />
   return failed ? (
     <div id={contentId} {...c('inbox-popover')} data-placement={props.placement ?? 'bottom-end'} role="alert">
@@ -159,6 +159,12 @@ function LazyPopover(props: InboxPanelProps & { placement?: InboxPlacement | und
       </div>
     </div>
   ) : null
+}
+
+/** The toaster once its code is there. */
+function LazyToaster(props: ToasterProps): ReactElement | null {
+  const Toaster = useLoaded(toaster)[0]?.Toaster
+  return Toaster ? <Toaster {...props} /> : null
 }
 
 /** A module fetched on demand; `module` is set once it is there. */
@@ -173,14 +179,14 @@ function loader<T>(load: () => Promise<T>): Loader<T> {
 }
 
 /**
- * The module, at once when it is already there; else fetched while `active`, rendering again when it comes.
- * Also whether fetching it failed, and a function that tries again.
+ * The module, at once when it is already there; else fetched, rendering again when it comes. Also whether
+ * fetching it failed, and a function that tries again.
  */
-function useLoaded<T>(l: Loader<T>, active: boolean): [T | undefined, boolean, () => void] {
+function useLoaded<T>(l: Loader<T>): [T | undefined, boolean, () => void] {
   const [state, setState] = useState<{ module?: T; failed?: boolean }>({})
   const module = state.module ?? l.module
   useEffect(() => {
-    if (!active || module || state.failed) return
+    if (module || state.failed) return
     let live = true
     l.load().then(
       (m) => live && setState({ module: m }),
@@ -189,6 +195,6 @@ function useLoaded<T>(l: Loader<T>, active: boolean): [T | undefined, boolean, (
     return () => {
       live = false
     }
-  }, [l, active, module, state.failed])
+  }, [l, module, state.failed])
   return [module, !!state.failed, () => setState({})]
 }

@@ -1,6 +1,7 @@
 import type { InboxPanelProps } from './InboxPanel'
 
-const PANEL_KEYS = new Set<string>([
+/** The props of the panel (the feed and settings views), which every shape passes on to it. */
+export const PANEL_KEYS = new Set<string>([
   'markSeenOnOpen',
   'tabs',
   'showPreferences',

@@ -9,7 +9,7 @@ import type { BellProps } from '../Bell/Bell'
 import { compose } from '../internal/events'
 import { useControllableState } from '../internal/hooks'
 import { LiveRegion } from '../internal/liveRegion'
-import { UIContext, useUI } from '../internal/ui'
+import { UIContext, useCoreUI } from '../internal/uiCore'
 
 /** Where the popover opens relative to its trigger (logical: `end` is the right in LTR, the left in RTL). */
 export type InboxPlacement = 'bottom-end' | 'bottom-start' | 'top-end' | 'top-start'
@@ -74,7 +74,7 @@ export const InboxRoot = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxRootPro
   { open: openProp, defaultOpen = false, onOpenChange, unstyled, className, children, ...rest },
   ref,
 ): ReactElement {
-  const { root, c, child } = useUI('InboxRoot', unstyled)
+  const { root, c, child } = useCoreUI('InboxRoot', unstyled)
   const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
   const trigger = useRef<HTMLElement>(null)
   const contentId = useId()

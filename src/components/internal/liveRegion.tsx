@@ -1,19 +1,31 @@
-import { useEffect, useRef, useState } from 'react'
+import { notifyManager } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { ReactElement } from 'react'
 import { useStore } from 'zustand'
-import { useCount } from '../../hooks/useCounts'
+import { inboxKeys, type CountData } from '../../core/keys'
 import { plural } from '../../i18n'
-import { useUI, visuallyHidden } from './ui'
+import { useCoreUI, visuallyHidden } from './uiCore'
 
 /**
- * The one polite live region of an inbox: it says how many unseen notifications arrived since the last
- * change (with `counts`), and that a change could not be saved — once per failure, wherever the
- * item is (its row keeps showing the failure until dismissed).
+ * The one polite live region of an inbox: it says how many notifications arrived since the last change
+ * (with `counts`), and that a change could not be saved — once per failure, wherever the item is (its row
+ * keeps showing the failure until dismissed).
+ *
+ * The arrivals are read from the cached unseen count, or the unread one where only that is shown: whatever
+ * reads a count keeps it current, and the region adds no read of its own.
  */
 export function LiveRegion({ counts = false }: { counts?: boolean }): ReactElement {
-  const { m, locale, sync } = useUI('LiveRegion')
-  const seen = useCount('unseen', counts)
-  const unseen = counts && !seen.isLoading ? seen.count : undefined
+  const { m, locale, sync } = useCoreUI('LiveRegion')
+  const { queryClient, subscriberId } = sync
+  const cache = queryClient.getQueryCache()
+  const count = (kind: 'unseen' | 'unread') =>
+    queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))?.count
+  const unseen = useSyncExternalStore(
+    // Told as React Query tells its observers, so that the region renders in the same commit as the count.
+    useCallback((listener: () => void) => cache.subscribe(notifyManager.batchCalls(listener)), [cache]),
+    () => (counts ? (count('unseen') ?? count('unread')) : undefined),
+    () => undefined,
+  )
   const told = useStore(sync.store, (s) => s.told)
   const previous = useRef({ unseen, told })
   const [said, setSaid] = useState<{ text: string; n: number } | null>(null)

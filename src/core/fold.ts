@@ -1,0 +1,221 @@
+/**
+ * What the service answered, folded into every cached list and count; and the refresh that fetches before
+ * it commits. The ledger (src/core/ledger.ts) loads this module with the first write or refresh.
+ */
+import { notifyManager } from '@tanstack/react-query'
+import type { Message } from '../api/types'
+import { marked, matches } from './items'
+import { countFilter, fetchCount, inboxKeys, type CountData, type CountKind } from './keys'
+import type { CachedList, Shared } from './ledger'
+import { applyFlags, withFlags, type FeedData } from './lists'
+import { emptiedBy, KINDS, type Change, type TabMessage, type Write } from './sync'
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that declarations name it
+export interface Folder extends ReturnType<typeof folderOf> {}
+
+/** The folding of one ledger's answers, over what it shares. */
+export function folderOf(shared: Shared) {
+  const { sync, unsure, log, touched, lists, entering, remember } = shared
+  const { client, queryClient, subscriberId, store, known } = sync
+  const set = store.setState
+  const filterOf = (key: readonly unknown[]) => key[3] as { read?: boolean; seen?: boolean }
+  const countOf = (kind: CountKind) => queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))
+  const setCount = (kind: CountKind, data: CountData) =>
+    queryClient.setQueryData(inboxKeys.count(subscriberId, kind), data)
+
+  /**
+   * Writes what the service answered into every cached list and count in one batch: items move in or
+   * out of lists, counts change by what changed. Returns whether a count could not be told exactly.
+   */
+  function fold(changes: Change[]): boolean {
+    const byId = new Map(changes)
+    const items = entering(changes)
+    let inexact = items.length < changes.length
+    for (const [id] of changes) if (unsure.delete(id)) inexact = true
+    for (const kind of KINDS) {
+      const data = countOf(kind)
+      if (!data) continue
+      let delta = 0
+      for (const item of items)
+        delta += +matches(item, countFilter(kind)) - +matches(known.get(item._id)!, countFilter(kind))
+      if (data.capped && data.count + delta < 100) inexact = true
+      // Its signature is unknown now; the next look compares the count alone.
+      if (delta) setCount(kind, { ...data, count: Math.max(0, data.count + delta), sig: '' })
+    }
+    for (const q of lists()) {
+      const next = applyFlags(q.state.data, filterOf(q.queryKey), (i) => byId.get(i._id), items)
+      if (next !== q.state.data) queryClient.setQueryData(q.queryKey, next)
+    }
+    for (const item of items) known.set(item._id, item)
+    log.push({ seq: ++sync.seq, changes })
+    if (log.length > 200) log.shift()
+    return inexact
+  }
+
+  /** "Mark all" as the service now holds it: unread (unseen) lists and counts empty, every item marked. */
+  function foldAll(markAs: 'read' | 'seen', remote = false): void {
+    touched.set('*', ++sync.seq)
+    for (const kind of KINDS) {
+      const data = countOf(kind)
+      if (data && emptiedBy(countFilter(kind), markAs)) setCount(kind, { ...data, count: 0, capped: false, sig: '' })
+    }
+    for (const [id, item] of known) known.set(id, withFlags(item, marked(item, markAs)))
+    for (const q of lists()) {
+      const data = q.state.data
+      const f = filterOf(q.queryKey)
+      const first = data.pages[0]!
+      queryClient.setQueryData<FeedData>(
+        q.queryKey,
+        emptiedBy(f, markAs)
+          ? {
+              pages: [
+                { ...first, data: [], hasMore: false, ...(first.totalCount === undefined ? {} : { totalCount: 0 }) },
+              ],
+              pageParams: [0],
+            }
+          : applyFlags(data, f, (i) => marked(i, markAs), known.values()),
+      )
+    }
+    // Lists of read items may lack items never loaded here: the tab that marked fetches again; others
+    // catch up on their next look (their counts' signature no longer matches the service's).
+    if (!remote) shared.dirty = true
+  }
+
+  /** Every loaded page of a list, fetched again. */
+  const fetchList = (q: CachedList) => {
+    const f = filterOf(q.queryKey)
+    return Promise.all(q.state.data.pageParams.map((page) => client.getFeed(subscriberId, { ...f, page })))
+  }
+
+  /** One look at a time (a forced one waits for the one running); shown as a query, so devtools and `useIsFetching` see it. */
+  let running: Promise<boolean> | undefined
+  const refresh = (force = false, given?: CountData[], at = sync.seq): Promise<boolean> =>
+    running
+      ? force || given
+        ? running.then(
+            () => refresh(force, given, at),
+            () => refresh(force, given, at),
+          )
+        : running
+      : (running = queryClient
+          .fetchQuery({
+            queryKey: [...inboxKeys.all(subscriberId), 'refresh'],
+            queryFn: () => look(force, given, at),
+            // Offline, the live loop does not look; a look asked for anyway fails at once rather than waits.
+            networkMode: 'always',
+            staleTime: 0,
+            gcTime: 0,
+            retry: false,
+          })
+          .finally(() => (running = undefined)))
+
+  /**
+   * Reads the counts and, when they changed (or `force`), every cached list; then commits all of it in one
+   * batch. Waits while writes are on their way, and starts over when one lands meanwhile.
+   */
+  async function look(force: boolean, given: CountData[] | undefined, at: number): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      await sync.idle()
+      const from = sync.seq
+      // Another tab's counts (the one that looks for this browser profile), unless this tab wrote since.
+      let counts = attempt === 0 && at === sync.seq && given
+      if (!counts) {
+        // One after the other, one attempt each: while the service is down a look costs one request (the
+        // live loop backs off on its own).
+        counts = []
+        for (const kind of KINDS) counts.push(await fetchCount(sync, kind, sync.method, { retry: false }))
+      }
+      const changed =
+        force ||
+        counts.some((c, i) => {
+          const old = countOf(KINDS[i]!)
+          return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
+        })
+      if (!changed) return false
+      const queries = lists()
+      const pages = await Promise.all(queries.map(fetchList))
+      if (sync.seq !== from || store.getState().writes.length) {
+        if (attempt < 3) continue
+        shared.dirty = true
+        return changed
+      }
+      notifyManager.batch(() => {
+        KINDS.forEach((kind, i) => setCount(kind, counts[i]!))
+        queries.forEach((q, i) => {
+          remember(
+            pages[i]!.flatMap((p) => p.data),
+            from,
+          )
+          queryClient.setQueryData<FeedData>(q.queryKey, { pages: pages[i]!, pageParams: q.state.data.pageParams })
+        })
+      })
+      return changed
+    }
+  }
+
+  /** A refresh once no write is on its way, when one is owed. */
+  function afterWrites(): void {
+    if (!shared.dirty || store.getState().writes.length) return
+    shared.dirty = false
+    refresh(true).catch(() => (shared.dirty = true))
+  }
+
+  return {
+    refresh,
+    afterWrites,
+
+    /** A write the service took: its answer folded in, and the write gone from what is laid over. */
+    acknowledged(w: Write, messages: Message[]): undefined {
+      const changes = messages.flatMap((m): Change[] => (m._id ? [[m._id, { read: m.read, seen: m.seen }]] : []))
+      notifyManager.batch(() => {
+        if (w.ids ? fold(changes) : (foldAll(w.markAs as 'read'), true)) shared.dirty = true
+        set((s) => {
+          const failures = new Map(s.failures)
+          for (const [id] of changes) if ((failures.get(id)?.seq ?? Infinity) < w.seq) failures.delete(id)
+          return { writes: s.writes.filter((x) => x !== w), failures }
+        })
+      })
+      sync.post(w.ids ? { t: 'items', changes } : { t: 'all', markAs: w.markAs as 'read' })
+      return undefined
+    },
+
+    /** "Mark all": pages through the unread (unseen) feed 100 at a time and marks the ids 100 at a time. */
+    async markAll(markAs: 'read' | 'seen'): Promise<Message[]> {
+      const done: Message[] = []
+      for (const as of markAs === 'read' ? (['read', 'seen'] as const) : (['seen'] as const)) {
+        const ids: string[] = []
+        for (let page = 0; ; page++) {
+          const found = await client.getFeed(subscriberId, {
+            ...(as === 'read' ? { read: false } : { seen: false }),
+            limit: 100,
+            page,
+          })
+          ids.push(...found.data.map((i) => i._id))
+          if (!found.hasMore || !found.data.length) break
+        }
+        for (let i = 0; i < ids.length; i += 100)
+          done.push(...(await client.markAs(subscriberId, { messageId: ids.slice(i, i + 100), markAs: as })))
+      }
+      return done
+    },
+
+    retry: () =>
+      Promise.all([
+        refresh(true),
+        queryClient.refetchQueries({
+          queryKey: inboxKeys.all(subscriberId),
+          predicate: (q) => q.state.status === 'error',
+        }),
+      ]).then(() => {
+        set({ trouble: null })
+      }),
+
+    /** Applies the changes another tab reports. */
+    receive(message: TabMessage): void {
+      if (message.t === 'items')
+        notifyManager.batch(() => fold((message as { changes: Change[] }).changes) && (shared.dirty = true))
+      else if (message.t === 'all') notifyManager.batch(() => foldAll(message.markAs as 'read', true))
+      afterWrites()
+    },
+  }
+}

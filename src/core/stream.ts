@@ -1,0 +1,85 @@
+/**
+ * The proxy's event stream, read with fetch (it carries the same headers as every request), resumed with
+ * `Last-Event-ID` and opened again with backoff when it drops. Loaded by the live loop of the leading tab.
+ */
+import type { InboxClientOptions } from '../api/types'
+import { backoff } from './live'
+
+/** What the live loop hears of the stream. */
+export interface StreamHandlers {
+  /** The stream is open: news comes as events. */
+  open(): void
+  /** It ended or failed; it is tried again after a backoff. */
+  closed(): void
+  /** An event's type (`message` when it names none). */
+  event(type: string): void
+}
+
+/**
+ * Reads `{baseUrl}/events` until stopped; a missing route (a proxy without `events` answers 204, a server
+ * that does not know the route 403–501) means there is no stream, and the loop polls. Returns the stop.
+ */
+export function openStream(options: InboxClientOptions, on: StreamHandlers): () => void {
+  const abort = new AbortController()
+  void (async () => {
+    let last: string | undefined
+    for (let attempt = 0; !abort.signal.aborted;) {
+      try {
+        const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers }
+        Object.assign(headers, await options.getHeaders?.())
+        if (last) headers['last-event-id'] = last
+        const response = await (options.fetch ?? fetch)(`${(options.baseUrl ?? '').replace(/\/+$/, '')}/events`, {
+          headers,
+          signal: abort.signal,
+        })
+        if (
+          [403, 404, 405, 501].includes(response.status) ||
+          (response.ok && !/event-stream/.test(response.headers.get('content-type') ?? ''))
+        )
+          return
+        if (!response.ok || !response.body) throw new Error(String(response.status))
+        attempt = 0
+        on.open()
+        await read(response.body, (id, type) => {
+          last = id ?? last
+          on.event(type)
+        })
+      } catch {
+        // Gone or refused: back off, poll meanwhile.
+      }
+      if (abort.signal.aborted) return
+      on.closed()
+      await new Promise((resolve) => setTimeout(resolve, backoff(++attempt)))
+    }
+  })()
+  return () => abort.abort()
+}
+
+/** Calls `onEvent` with each event of a `text/event-stream` body (its id and type) until it ends. */
+async function read(body: ReadableStream<Uint8Array>, onEvent: (id: string | undefined, type: string) => void) {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  let event: { id?: string; event?: string; data?: string } = {}
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return
+    buffer += decoder.decode(value, { stream: true })
+    const lines = buffer.split(/\r\n|\r|\n/)
+    buffer = lines.pop()!
+    for (const line of lines) {
+      if (!line) {
+        if (event.event || event.data !== undefined) onEvent(event.id, event.event ?? 'message')
+        event = {}
+        continue
+      }
+      const at = line.indexOf(':')
+      if (at === 0) continue
+      const field = at < 0 ? line : line.slice(0, at)
+      const value = at < 0 ? '' : line.slice(at + 1).replace(/^ /, '')
+      if (field === 'id') event.id = value
+      else if (field === 'event') event.event = value
+      else if (field === 'data') event.data = (event.data === undefined ? '' : event.data + '\n') + value
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import type { InboxMessages } from './types'
+
+/** The strings of what renders from the first paint: the bell, the live region, the popover's failure. */
+export type CoreMessages = Pick<
+  InboxMessages,
+  | 'lang'
+  | 'dir'
+  | 'bellLabel'
+  | 'bellLabelUnseen'
+  | 'bellLabelUnread'
+  | 'bellUnavailable'
+  | 'documentTitleCount'
+  | 'newNotifications'
+  | 'updateError'
+  | 'errorTitle'
+  | 'retry'
+>
+
+/**
+ * Their English: the part of `en` (src/locales/en.ts) loaded with the bell; the rest comes with the popover.
+ */
+export const enCore: CoreMessages = {
+  lang: 'en',
+  dir: 'ltr',
+  bellLabel: 'Notifications',
+  bellLabelUnseen: { one: 'Notifications, {count} unseen', other: 'Notifications, {count} unseen' },
+  bellLabelUnread: { one: 'Notifications, {count} unread', other: 'Notifications, {count} unread' },
+  documentTitleCount: '({count}) {title}',
+  errorTitle: 'Notifications couldn’t be loaded',
+  retry: 'Try again',
+  newNotifications: { one: '{count} new notification', other: '{count} new notifications' },
+  updateError: 'The change couldn’t be saved.',
+  bellUnavailable: 'Notifications, counts unavailable',
+}
