@@ -21,11 +21,12 @@ function parseJson(text: string): unknown {
 function requester(options: InboxClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const timeout = options.timeout ?? 15_000
+  // Each default stands unless given a number (an option set to `undefined` keeps it).
+  const given = options.retry || {}
   const retry = {
-    retries: 2,
-    baseDelay: 300,
-    maxDelay: 5000,
-    ...(options.retry === false ? { retries: 0 } : options.retry),
+    retries: options.retry === false ? 0 : (given.retries ?? 2),
+    baseDelay: given.baseDelay ?? 300,
+    maxDelay: given.maxDelay ?? 5000,
   }
 
   /** One attempt: the response and its text, or NetworkError / TimeoutError / the abort reason. */

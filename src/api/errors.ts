@@ -39,7 +39,13 @@ export class ApiError extends InboxError {
     this.errorId = typeof b.errorId === 'string' ? b.errorId : undefined
     for (const [field, e] of Object.entries(b.errors ?? {})) {
       const messages = (e as { messages?: unknown } | null)?.messages
-      this.fieldErrors[field] = Array.isArray(messages) ? messages.map(String) : []
+      // Defined, not assigned: a field named `__proto__` is a field like any other.
+      Object.defineProperty(this.fieldErrors, field, {
+        value: Array.isArray(messages) ? messages.map(String) : [],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
     }
   }
 }
@@ -76,12 +82,14 @@ export class ResponseShapeError extends InboxError {
     readonly expected: string,
     value: unknown,
   ) {
-    let received: string
+    let received: string | undefined
     try {
-      received = value === undefined ? 'undefined' : JSON.stringify(value)
+      // `undefined` for what JSON has no word for (undefined itself, a function, a symbol).
+      received = JSON.stringify(value)
     } catch {
-      received = String(value)
+      // A cycle, a BigInt.
     }
+    received ??= String(value)
     if (received.length > 40) received = `${received.slice(0, 37)}...`
     super(
       `The notification service sent an unexpected response (${field || 'body'}: expected ${expected}, got ${received}).`,

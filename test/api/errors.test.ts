@@ -184,4 +184,19 @@ describe('errors are values a UI can show', () => {
     expect(new ApiError(502, '/x', 'Bad Gateway').message).toBe('Bad Gateway')
     expect(new ApiError(503, '/x', '').message).toBe('Request failed with status 503')
   })
+
+  it('a 422 field named __proto__ is a field like any other, and the error prototype stays', () => {
+    const body = JSON.parse('{"message":"bad","errors":{"__proto__":{"messages":["no"]},"limit":{"messages":["x"]}}}')
+    const error = new ApiError(422, '/x', body)
+    expect(Object.getPrototypeOf(error.fieldErrors)).toBe(Object.prototype)
+    expect(Object.keys(error.fieldErrors)).toEqual(['__proto__', 'limit'])
+    expect(Object.getOwnPropertyDescriptor(error.fieldErrors, '__proto__')?.value).toEqual(['no'])
+  })
+
+  it('ResponseShapeError says what came, whatever it was', () => {
+    expect(new ResponseShapeError('a', 'string', () => 1).received).toBe('() => 1')
+    expect(new ResponseShapeError('a', 'string', Symbol('s')).received).toBe('Symbol(s)')
+    expect(new ResponseShapeError('a', 'string', undefined).received).toBe('undefined')
+    expect(new ResponseShapeError('a', 'string', 10n).received).toBe('10')
+  })
 })

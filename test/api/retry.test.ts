@@ -27,6 +27,14 @@ describe('retries', () => {
     expect(seen).toHaveLength(3)
   })
 
+  it('an option given as undefined keeps its default: three attempts, not endless ones', async () => {
+    const { client, service, seen } = setup()
+    service.faults.add({ path: FEED, status: 503 })
+    const api = client({ retry: { retries: undefined, baseDelay: 1, maxDelay: undefined } })
+    await expect(api.getFeed(TEST_SUBSCRIBER_ID)).rejects.toMatchObject({ status: 503 })
+    expect(seen).toHaveLength(3)
+  })
+
   it('a 4xx is not retried', async () => {
     const { client, service, seen } = setup()
     await expect(client().getFeed('nobody')).rejects.toMatchObject({ status: 404 })

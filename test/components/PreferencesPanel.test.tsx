@@ -2,6 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { PreferencesPanel } from '../../src/components/PreferencesPanel/PreferencesPanel'
+import { formatClock, to12h, to24h } from '../../src/components/PreferencesPanel/schedule'
 import { buildFixture, emailStep, inApp, subscriber, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import type { FixtureSubscriber } from '../support/fixtures'
 import { expectAccessible, renderWithInbox } from './setup'
@@ -116,5 +117,19 @@ describe('PreferencesPanel', () => {
     expect(await screen.findByText('These settings can be viewed here but not changed.')).toBeTruthy()
     await waitFor(() => expect(globalSwitch('Email').disabled).toBe(true))
     expect(globalSwitch('Email').checked).toBe(true)
+  })
+
+  it("reads the API's 12-hour clock strictly: an hour past 12 or a minute past 59 is unreadable, not sent on", () => {
+    expect(['09:30 AM', '12:00 AM', '12:15 PM', '9:05 pm', '00:00 AM'].map(to24h)).toEqual([
+      '09:30',
+      '00:00',
+      '12:15',
+      '21:05',
+      '00:00',
+    ])
+    expect(['09:75 AM', '13:00 PM', '9:5 AM', '21:30', ''].map(to24h)).toEqual(['', '', '', '', ''])
+    expect(['00:00', '12:15', '21:05'].map(to12h)).toEqual(['12:00 AM', '12:15 PM', '09:05 PM'])
+    // Shown as it came when it cannot be read.
+    expect(formatClock('09:75 AM', 'en')).toBe('09:75 AM')
   })
 })

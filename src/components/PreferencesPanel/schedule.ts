@@ -2,7 +2,7 @@ import { WEEKDAYS, type Weekday } from '../../api/types'
 
 /** "09:30 PM" → "21:30" (the value of an `<input type="time">`); empty when unreadable. */
 export function to24h(clock: string | undefined): string {
-  const match = /^\s*(\d{1,2}):(\d{2})\s*([AaPp][Mm])\s*$/.exec(clock ?? '')
+  const match = /^\s*(1[0-2]|0?\d):([0-5]\d)\s*([AaPp][Mm])\s*$/.exec(clock ?? '')
   return match
     ? `${String((Number(match[1]) % 12) + (/p/i.test(match[3]!) ? 12 : 0)).padStart(2, '0')}:${match[2]}`
     : ''
