@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -12,6 +12,8 @@ import { launchBrowser } from '../support/browser'
 import { SUBSCRIBER_ID, TYPE_CHECKS } from './apps'
 import { FAILED_MARK } from './setup'
 import { measured, REPO, run } from './run'
+import { measureBundle } from '../../bench/bundle'
+import { BUDGETS } from '../size/budgets'
 
 const { root, tarball, entries } = inject('consumer')
 const pkg = join(root, 'node_modules', 'inbox-kit')
@@ -88,6 +90,63 @@ describe('the packed tarball', () => {
       }
     }
     expect(strays).toEqual([])
+  })
+})
+
+describe('the packed tarball in an app, by size (Vite, production, React external, JS gzip)', () => {
+  // Apps as the bench has them (bench/apps), importing the installed package instead of the sources: the
+  // split the sources have must survive the build and the packing.
+  const write = (name: string, code: string) => {
+    const file = join(root, 'size', `${name}.tsx`)
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, code)
+    return file
+  }
+
+  it('<Inbox/>: its first chunk within 26 KiB, the popover and the rest loaded after it', async () => {
+    const cost = await measureBundle(
+      write(
+        'inbox',
+        [
+          "import { createRoot } from 'react-dom/client'",
+          "import { Inbox } from 'inbox-kit'",
+          "import 'inbox-kit/styles.css'",
+          'createRoot(document.getElementById(\'root\')!).render(<Inbox subscriberId="u" baseUrl="/api" />)',
+        ].join('\n'),
+      ),
+    )
+    expect(cost.js.gzip).toBeLessThanOrEqual(BUDGETS.inbox)
+    expect(cost.lazy.gzip).toBeLessThanOrEqual(BUDGETS.inboxLazy)
+    expect(cost.css.gzip).toBeLessThanOrEqual(BUDGETS.css)
+    console.info(`[measure] package: <Inbox/> from the tarball: ${cost.js.gzip} B first, ${cost.lazy.gzip} B later`)
+  })
+
+  it('the headless hooks alone within their budget', async () => {
+    const cost = await measureBundle(
+      write(
+        'hooks',
+        [
+          "import { createRoot } from 'react-dom/client'",
+          "import { InboxProvider, useCounts, useFeed, useMarkAll, useMarkAs } from 'inbox-kit'",
+          'function Feed() {',
+          '  const counts = useCounts()',
+          '  const feed = useFeed()',
+          '  const { markAs } = useMarkAs()',
+          "  const { markAll } = useMarkAll('read')",
+          '  return (',
+          '    <section>',
+          '      <button onClick={() => void markAll()}>{counts.unread}</button>',
+          "      {feed.items.map((i) => <button key={i._id} onClick={() => void markAs({ ids: i._id, markAs: 'read' })}>{i.content}</button>)}",
+          '    </section>',
+          '  )',
+          '}',
+          'createRoot(document.getElementById(\'root\')!).render(<InboxProvider subscriberId="u" baseUrl="/api"><Feed /></InboxProvider>)',
+        ].join('\n'),
+      ),
+    )
+    expect(cost.css.min).toBe(0)
+    expect(cost.js.gzip).toBeLessThanOrEqual(BUDGETS.hooks)
+    console.info(`[measure] package: hooks from the tarball: ${cost.js.gzip} B first`)
   })
 })
 
