@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+import { reactExternal, reactOnce } from './scripts/reactOnce.ts'
 
 /** Every locale is an entry of its own (`inbox-kit/locales/<code>`), so an app ships only those it imports. */
 const LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'ar']
 
 // `vite build` builds the library; the demo has its own config in demo/.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), reactOnce()],
   build: {
     lib: {
       // The stylesheet is an entry of its own, not an import of index.ts, so that no declaration file names it.
@@ -28,11 +29,15 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       preserveEntrySignatures: 'allow-extension',
+      // A constant stays where it is declared: inlined into the modules that use it, it left them importing its
+      // module bare, which bundlers then report as a side-effect import of a side-effect-free module.
+      optimization: { inlineConst: false },
       // One file per source module, as the sources are laid out: an app's bundler then sees the kit's own
       // module graph, so what the kit loads lazily (the popover's contents, the settings view, the live loop)
       // stays out of the app's first chunk, and what the app does not use is left out file by file.
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
-      external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//, /^zustand($|\/)/, /^standardwebhooks$/, /^node:/],
+      external: (id, importer) =>
+        reactExternal(id, importer) || /^(@tanstack\/|zustand($|\/)|standardwebhooks$|node:)/.test(id),
     },
   },
   test: {

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib'
 import { dirname } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { build, type InlineConfig, type Rollup } from 'vite'
+import { reactExternal, reactOnce } from '../scripts/reactOnce'
 
 /** What a tiny app costs the page that loads it, React itself excluded. */
 export interface BundleCost {
@@ -38,7 +39,7 @@ interface Size {
 }
 
 /** The host app provides React; every kit is measured without it. */
-const REACT_EXTERNAL = [/^react($|\/)/, /^react-dom($|\/)/]
+const REACT_EXTERNAL = reactExternal
 
 const size = (): Size => ({ min: 0, gzip: 0 })
 const gz = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length
@@ -50,7 +51,8 @@ export function buildBase(entry: string): InlineConfig {
     configFile: false,
     logLevel: 'silent',
     root: dirname(entry),
-    plugins: [react()],
+    // As the library is built (src/react.ts).
+    plugins: [react(), reactOnce()],
     // Vite leaves process.env alone in library mode; the peers' dev-only branches must drop out.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   }

@@ -93,6 +93,29 @@ describe('the packed tarball', () => {
   })
 })
 
+describe('the packed tarball, module by module', () => {
+  const modules = () =>
+    readdirSync(join(pkg, 'dist'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => [f, readFileSync(join(pkg, 'dist', f), 'utf8')] as const)
+
+  // esbuild wraps a CommonJS package anew for every module that imports it (src/react.ts says why).
+  it("imports React's functions from 'react' in one module only", () => {
+    const importers = modules()
+      .filter(([, code]) => /\bfrom\s*["']react["']/.test(code))
+      .map(([f]) => f)
+    expect(importers).toEqual(['react.js'])
+  })
+
+  // A bare import of a module without side effects is dropped by bundlers, which say so in a warning.
+  it('imports no module of its own for its side effects', () => {
+    const bare = modules().flatMap(([f, code]) =>
+      [...code.matchAll(/^import\s*["'](\.[^"']*\.js)["']/gm)].map((m) => `${f}: ${m[1]}`),
+    )
+    expect(bare).toEqual([])
+  })
+})
+
 describe('the packed tarball in an app, by size (Vite, production, React external, JS gzip)', () => {
   // Apps as the bench has them (bench/apps), importing the installed package instead of the sources: the
   // split the sources have must survive the build and the packing.
