@@ -1,23 +1,27 @@
 /**
  * A Vite (Rolldown) plugin: every module under src/ that imports 'react' imports src/react.ts instead, which
- * is the one module that imports React (why: see src/react.ts). `external` says which imports stay outside
+ * is the one module that imports React (why: see src/react.ts); 'react/jsx-runtime' likewise src/jsx-runtime.ts. `external` says which imports stay outside
  * the bundle; use {@link reactExternal} there so that these do not.
  */
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 
-const ONE = fileURLToPath(new URL('../src/react.ts', import.meta.url))
+/** The module each import goes through (the JSX transform adds the imports of the runtime). */
+const ONE: Record<string, string> = {
+  react: fileURLToPath(new URL('../src/react.ts', import.meta.url)),
+  'react/jsx-runtime': fileURLToPath(new URL('../src/jsx-runtime.ts', import.meta.url)),
+}
 const SRC = fileURLToPath(new URL('../src/', import.meta.url))
 
-/** Whether `importer` is one of the kit's modules whose 'react' import goes through src/react.ts. */
+/** Where a module of the kit's importing `source` is pointed instead, if anywhere. */
 const redirected = (source: string, importer: string | undefined) =>
-  source === 'react' && !!importer && importer.startsWith(SRC) && importer !== ONE
+  importer?.startsWith(SRC) && !Object.values(ONE).includes(importer) ? ONE[source] : undefined
 
 export function reactOnce(): Plugin {
   return {
     name: 'inbox-kit:react-once',
     enforce: 'pre',
-    resolveId: (source, importer) => (redirected(source, importer) ? ONE : null),
+    resolveId: (source, importer) => redirected(source, importer) ?? null,
   }
 }
 

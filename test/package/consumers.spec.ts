@@ -100,11 +100,13 @@ describe('the packed tarball, module by module', () => {
       .map((f) => [f, readFileSync(join(pkg, 'dist', f), 'utf8')] as const)
 
   // esbuild wraps a CommonJS package anew for every module that imports it (src/react.ts says why).
-  it("imports React's functions from 'react' in one module only", () => {
-    const importers = modules()
-      .filter(([, code]) => /\bfrom\s*["']react["']/.test(code))
-      .map(([f]) => f)
-    expect(importers).toEqual(['react.js'])
+  it("imports 'react' in one module only, and its JSX runtime in one", () => {
+    const importers = (specifier: string) =>
+      modules()
+        .filter(([, code]) => new RegExp(`\\bfrom\\s*["']${specifier}["']`).test(code))
+        .map(([f]) => f)
+    expect(importers('react')).toEqual(['react.js'])
+    expect(importers('react/jsx-runtime')).toEqual(['jsx-runtime.js'])
   })
 
   // A bare import of a module without side effects is dropped by bundlers, which say so in a warning.
