@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core'
-import { buildPage, servePage, type PageServer } from './pages'
+import { buildOneFilePage, buildPage, servePage, type PageServer } from './pages'
 import { clickedAt, seenAt, stats, watchMore, watchPage, type Condition } from './probe'
 
 /** How many fresh page loads each mount figure is the median of. */
@@ -103,8 +103,8 @@ async function cleanHeap(browser: Browser, target: MountTarget): Promise<number>
 }
 
 /** Builds a peer's tiny app as a production page and serves it on loopback (no API behind it). */
-export async function peerPage(entry: string): Promise<PageServer> {
-  return servePage(await buildPage(entry))
+export async function peerPage(entry: string, oneFile = false): Promise<PageServer> {
+  return servePage(await (oneFile ? buildOneFilePage : buildPage)(entry))
 }
 
 /** One decimal place: timings are not more precise than that. */

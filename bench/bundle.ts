@@ -2,7 +2,8 @@ import { gzipSync } from 'node:zlib'
 import { dirname } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { build, type InlineConfig, type Rollup } from 'vite'
-import { reactExternal, reactOnce } from '../scripts/reactOnce'
+import * as esbuild from 'esbuild'
+import { reactExternal, reactOnce, reactOnceEsbuild } from '../scripts/reactOnce'
 
 /** What a tiny app costs the page that loads it, React itself excluded. */
 export interface BundleCost {
@@ -33,7 +34,7 @@ function ownerOf(id: string): string {
 }
 
 /** Minified and gzip bytes. */
-interface Size {
+export interface Size {
   min: number
   gzip: number
 }
@@ -131,4 +132,35 @@ export async function measureBundle(entry: string): Promise<BundleCost> {
   cost.min = cost.js.min + cost.css.min
   cost.gzip = cost.js.gzip + cost.css.gzip
   return cost
+}
+
+/** esbuild's options for a one-file production build of an app: what the issue measured its figures with. */
+export function esbuildOptions(entry: string): esbuild.BuildOptions {
+  return {
+    entryPoints: { app: entry },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+    outdir: 'out',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    jsx: 'automatic',
+    legalComments: 'none',
+    logLevel: 'silent',
+    plugins: [reactOnceEsbuild()],
+  }
+}
+
+/**
+ * The JS of an app built by esbuild into one file (every lazy chunk inlined), React external, minified and
+ * gzipped: the issue's measure, beside the Vite one above, which keeps what loads later apart.
+ */
+export async function measureEsbuild(entry: string): Promise<Size> {
+  const result = await esbuild.build({
+    ...esbuildOptions(entry),
+    external: ['react', 'react-dom', 'react/*', 'react-dom/*'],
+    loader: { '.css': 'empty' },
+  })
+  const js = (result.outputFiles ?? []).filter((f) => f.path.endsWith('.js'))
+  return { min: js.reduce((n, f) => n + f.contents.length, 0), gzip: js.reduce((n, f) => n + gz(f.contents), 0) }
 }

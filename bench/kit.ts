@@ -4,7 +4,7 @@ import { createService } from '../server'
 import type { Service, ServiceOptions } from '../server'
 import { buildFixture, messages, TEST_API_KEY, TEST_SUBSCRIBER_ID } from '../test/support/fixtures'
 import { freshPage, round, type MountTarget } from './browser'
-import { buildPage, servePage, type PageServer } from './pages'
+import { buildOneFilePage, buildPage, servePage, type PageServer } from './pages'
 import { clickedAt, pageNow, seenAt, stats, watchMore, watchPage } from './probe'
 
 /** The page every inbox-kit browser figure is taken on: the full `<Inbox>`, built for production. */
@@ -47,8 +47,8 @@ export interface KitBrowserResults {
 type Attempt = <T>(what: string, run: () => Promise<T>) => Promise<T | { error: string }>
 
 /** The kit's page, built for production and served with a reference service of 50 notifications behind `/api`. */
-export async function kitPage(): Promise<PageServer> {
-  const server = await servePage(await buildPage(KIT_PAGE))
+export async function kitPage(oneFile = false): Promise<PageServer> {
+  const server = await servePage(await (oneFile ? buildOneFilePage : buildPage)(KIT_PAGE))
   serve(server, 50)
   return server
 }
@@ -56,15 +56,15 @@ export async function kitPage(): Promise<PageServer> {
 /** The floor (React + React Query + zustand, a bell with a count and nothing else), on the same service. */
 const FLOOR_PAGE = fileURLToPath(new URL('./apps/floor.tsx', import.meta.url))
 
-export async function floorPage(): Promise<PageServer> {
-  const server = await servePage(await buildPage(FLOOR_PAGE))
+export async function floorPage(oneFile = false): Promise<PageServer> {
+  const server = await servePage(await (oneFile ? buildOneFilePage : buildPage)(FLOOR_PAGE))
   serve(server, 50)
   return server
 }
 
-export function floorMountTarget(server: PageServer): MountTarget {
+export function floorMountTarget(server: PageServer, id = 'floor'): MountTarget {
   return {
-    id: 'floor',
+    id,
     server,
     path: query(),
     conditions: {

@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
-import { extname, join, normalize } from 'node:path'
+import { basename, extname, join, normalize } from 'node:path'
 import { build, type Rollup } from 'vite'
-import { buildBase } from './bundle'
+import * as esbuild from 'esbuild'
+import { buildBase, esbuildOptions } from './bundle'
 import { toNodeHandler } from '../src/proxy/node'
 
 /**
@@ -45,6 +46,29 @@ export async function buildPage(entry: string): Promise<string> {
     ...styles.map((s) => `<link rel="stylesheet" href="/${s.fileName}">`),
     `<script type="module" src="/${script.fileName}"></script>`,
     ...[...preloads].map((dep) => `<link rel="modulepreload" href="/${dep}">`),
+    '</head><body><div id="root"></div></body></html>',
+  ].join('\n')
+  await writeFile(join(outDir, 'index.html'), html)
+  return outDir
+}
+
+/**
+ * The same page built by esbuild into one file (React bundled, every lazy chunk inlined), as the issue
+ * measured its mount and heap figures.
+ */
+export async function buildOneFilePage(entry: string): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), 'inbox-bench-'))
+  const result = await esbuild.build({ ...esbuildOptions(entry), loader: { '.css': 'css' } })
+  const files = result.outputFiles ?? []
+  await mkdir(join(outDir, 'assets'))
+  for (const file of files) await writeFile(join(outDir, 'assets', basename(file.path)), file.contents)
+  const html = [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>',
+    "<script>performance.mark('script-start')</script>",
+    ...files
+      .filter((f) => f.path.endsWith('.css'))
+      .map((f) => `<link rel="stylesheet" href="/assets/${basename(f.path)}">`),
+    '<script type="module" src="/assets/app.js"></script>',
     '</head><body><div id="root"></div></body></html>',
   ].join('\n')
   await writeFile(join(outDir, 'index.html'), html)

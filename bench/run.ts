@@ -11,7 +11,7 @@ import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { launchBrowser, CHROMIUM_PATH } from '../test/support/browser'
 import { interleavedLoads, MOUNT_RUNS, peerPage, round, type MountTarget } from './browser'
-import { measureBundle, type BundleCost } from './bundle'
+import { measureBundle, measureEsbuild, type BundleCost, type Size } from './bundle'
 import { floorMountTarget, floorPage, kitMountTargets, kitPage, kitScenarios, type KitBrowserResults } from './kit'
 import type { PageServer } from './pages'
 import { measureConsistency, renderConsistency, type ConsistencyResults } from './consistency'
@@ -30,6 +30,12 @@ export interface KitResult {
   version: string
   bundle: Outcome<BundleCost>
   hooksBundle?: Outcome<BundleCost>
+  /** The full inbox's JS built by esbuild into one file, every lazy chunk inlined: the issue's measure. */
+  oneFile?: Outcome<Size>
+  /** The same for the hooks alone. */
+  hooksOneFile?: Outcome<Size>
+  /** Mount on a page built by esbuild into one file (React bundled), as the issue measured it. */
+  mountOneFile?: Outcome<{ bellRendered?: number; heapBytes?: number; popoverShown?: number }>
   mount?: Outcome<{
     bellRendered?: number
     bellCount?: number
@@ -161,7 +167,10 @@ async function main(): Promise<void> {
     console.error('Bundle cost')
     kit.bundle = await attempt('inbox-kit <Inbox/>', () => measureBundle(here('./apps/inbox.tsx')))
     kit.hooksBundle = await attempt('inbox-kit hooks', () => measureBundle(here('./apps/hooks.tsx')))
+    kit.oneFile = await attempt('inbox-kit <Inbox/>, one file', () => measureEsbuild(here('./apps/inbox.tsx')))
+    kit.hooksOneFile = await attempt('inbox-kit hooks, one file', () => measureEsbuild(here('./apps/hooks.tsx')))
     results.kits.floor!.bundle = await attempt('floor', () => measureBundle(here('./apps/floor.tsx')))
+    results.kits.floor!.oneFile = await attempt('floor, one file', () => measureEsbuild(here('./apps/floor.tsx')))
     // What each shape costs an app that uses it (the one-line <Inbox/> pays for none of the others).
     kit.shapes = {}
     for (const shape of ['parts', 'inline', 'page', 'markdown'])
@@ -170,12 +179,17 @@ async function main(): Promise<void> {
     for (const peer of PEERS) {
       const result = results.kits[peer.id]!
       result.bundle = await attempt(peer.name, () => measureBundle(peer.entry))
+      result.oneFile = await attempt(`${peer.name}, one file`, () => measureEsbuild(peer.entry))
       const hooks = peer.hooksEntry
-      if (hooks) result.hooksBundle = await attempt(`${peer.name} headless`, () => measureBundle(hooks))
+      if (hooks) {
+        result.hooksBundle = await attempt(`${peer.name} headless`, () => measureBundle(hooks))
+        result.hooksOneFile = await attempt(`${peer.name} headless, one file`, () => measureEsbuild(hooks))
+      }
     }
-  } else carryOver(previous, results, ['bundle', 'hooksBundle', 'shapes'])
+  } else carryOver(previous, results, ['bundle', 'hooksBundle', 'oneFile', 'hooksOneFile', 'shapes'])
 
-  if (!only.has('browser')) carryOver(previous, results, ['mount', 'longFeed', 'optimistic', 'requests'])
+  if (!only.has('browser'))
+    carryOver(previous, results, ['mount', 'mountOneFile', 'longFeed', 'optimistic', 'requests'])
   else {
     console.error('Browser (Chromium, production builds on loopback)')
     const browser = await launchBrowser()
@@ -208,9 +222,51 @@ async function main(): Promise<void> {
           })
         }
       }
+      // The same apps built by esbuild into one file, as the issue measured: the kit closed, the floor, the peers.
+      const oneFile: { id: string; target: MountTarget }[] = []
+      const add = async (
+        id: string,
+        what: string,
+        page: () => Promise<PageServer>,
+        make: (s: PageServer) => MountTarget,
+      ) => {
+        const server = await attempt(`build ${what} page, one file`, page)
+        if ('error' in server) results.kits[id]!.mountOneFile = server
+        else {
+          servers.push(server)
+          oneFile.push({ id, target: { ...make(server), id: `${id} (one file)` } })
+        }
+      }
+      await add(
+        'inbox-kit',
+        'inbox-kit',
+        () => kitPage(true),
+        (s) => kitMountTargets(s)[0]!,
+      )
+      await add(
+        'floor',
+        'floor',
+        () => floorPage(true),
+        (s) => floorMountTarget(s),
+      )
+      for (const peer of PEERS) {
+        const vite = targets.find((t) => t.id === peer.id)
+        if (vite)
+          await add(
+            peer.id,
+            peer.name,
+            () => peerPage(peer.entry, true),
+            (s) => ({ ...vite, server: s }),
+          )
+      }
+      targets.push(...oneFile.map((o) => o.target))
       const loads = await attempt(`mount, ${runs} loads each, taking turns`, () =>
         interleavedLoads(browser, targets, runs),
       )
+      for (const { id, target } of oneFile) {
+        const r = 'error' in loads ? loads : loads[target.id]!
+        results.kits[id]!.mountOneFile = r
+      }
       const loaded = (id: string) => ('error' in loads ? loads : loads[id]!)
       if (!('error' in floor)) results.kits.floor!.mount = loaded('floor')
       if (!('error' in own)) {

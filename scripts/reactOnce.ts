@@ -4,6 +4,7 @@
  * the bundle; use {@link reactExternal} there so that these do not.
  */
 import { fileURLToPath } from 'node:url'
+import type { Plugin as EsbuildPlugin } from 'esbuild'
 import type { Plugin } from 'vite'
 
 /** The module each import goes through (the JSX transform adds the imports of the runtime). */
@@ -28,3 +29,16 @@ export function reactOnce(): Plugin {
 /** React and React DOM are external, except the kit's own imports of 'react', which go through src/react.ts. */
 export const reactExternal = (id: string, importer: string | undefined): boolean =>
   /^react($|\/)/.test(id) ? !redirected(id, importer) : /^react-dom($|\/)/.test(id)
+
+/** The same for esbuild (the bench's one-file builds, as the issue measured): React stays external or bundled as given. */
+export function reactOnceEsbuild(): EsbuildPlugin {
+  return {
+    name: 'inbox-kit:react-once',
+    setup(build) {
+      build.onResolve({ filter: /^react(\/jsx-runtime)?$/ }, ({ path, importer }) => {
+        const to = redirected(path, importer)
+        return to ? { path: to } : undefined
+      })
+    },
+  }
+}
