@@ -40,7 +40,9 @@ function results(gzip: number): BenchResults {
 describe('bench report', () => {
   it('shows a failed peer build with its reason instead of dropping it', () => {
     const table = renderTable(results(46_100))
-    expect(table).toContain('| **Full inbox, JS before the first render, gzip** (Vite) | 46.1 kB | failed: Build failed: no entry |')
+    expect(table).toContain(
+      '| **Full inbox, JS before the first render, gzip** (Vite) | 46.1 kB | failed: Build failed: no entry |',
+    )
     expect(table).toContain('Reference service: failed: bench/service.ts is missing')
   })
 
