@@ -280,6 +280,16 @@ describe('Inbox', () => {
     await act(() => queryClient.invalidateQueries())
     await waitFor(() => expect(regions[0]!.textContent).toBe('2 new notifications'))
     expect(screen.getByRole('button', { name: 'Notifications, 5 unseen' })).toBeTruthy()
+    // The same words again come in a new node, so that screen readers say them again.
+    const first = regions[0]!.firstChild
+    await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+    await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+    await service.settle()
+    await act(() => queryClient.invalidateQueries())
+    await screen.findByRole('button', { name: 'Notifications, 7 unseen' })
+    expect(regions[0]!.textContent).toBe('2 new notifications')
+    expect(regions[0]!.firstChild).not.toBe(first)
+    expect(regions[0]!.childNodes).toHaveLength(1)
   })
 
   it('brings its own provider when given a subscriberId', async () => {

@@ -66,17 +66,12 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
       {...rest}
     >
       {titleCount && <TitleCount count={count} label={label} template={m.documentTitleCount} />}
-      {renderBell ? (
-        renderBell({ count, label, capped, open })
-      ) : (
-        <>
-          {icon(BELL, c('inbox-bell__icon'))}
-          {(count > 0 || unavailable) && (
-            <span {...c('inbox-bell__badge')} aria-hidden="true">
-              {unavailable ? '!' : label}
-            </span>
-          )}
-        </>
+      {/* Side by side, not in a fragment: one element fewer to mount. */}
+      {renderBell ? renderBell({ count, label, capped, open }) : icon(BELL, c('inbox-bell__icon'))}
+      {!renderBell && (count > 0 || unavailable) && (
+        <span {...c('inbox-bell__badge')} aria-hidden="true">
+          {unavailable ? '!' : label}
+        </span>
       )}
     </button>
   )

@@ -1,15 +1,14 @@
 import { forwardRef, useEffect, useRef, useState } from 'react'
-import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
+import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes, RefObject } from 'react'
 import type { JsonObject } from '../../api/types'
 import { InboxProvider } from '../../provider/InboxProvider'
 import type { InboxProviderProps } from '../../provider/InboxProvider'
 import type { BellRenderProps, CountKind } from '../Bell/Bell'
 import type { InboxPanelProps } from './InboxPanel'
 import { PANEL_KEYS } from './panelProps'
-import { BellTrigger, InboxRoot, useRoot } from './root'
-import { useControllableState } from '../internal/hooks'
+import { Bell } from '../Bell/Bell'
+import { renderRoot, triggerProps, useRoot, useRootState } from './root'
 import { useCoreUI } from '../internal/uiCore'
-import { useInboxScope } from '../../provider/context'
 import type { ToasterProps } from '../Toaster/Toaster'
 import type { InboxPlacement } from './root'
 
@@ -98,6 +97,7 @@ const PROVIDER_KEYS = new Set<string>([
   'initialState',
 ] satisfies (keyof InboxProviderProps)[])
 
+/** The root, the bell and, once wanted, the popover and the toasts: {@link InboxRoot} and its parts, flat. */
 const InboxView = forwardRef(function InboxView(
   {
     open,
@@ -114,8 +114,8 @@ const InboxView = forwardRef(function InboxView(
   }: Omit<InboxViewProps, keyof InboxPanelProps> & { panel: InboxPanelProps },
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
-  const { locale } = useInboxScope('Inbox')
-  const [shown, setShown] = useControllableState(open, defaultOpen ?? false, onOpenChange)
+  const root = useRootState(open, defaultOpen ?? false, onOpenChange, unstyled)
+  const { ctx, locale } = root
   const asked = useRef(false)
   // Once per inbox: the popover's code, then (in idle time) the formatters its rows use.
   const preload = () => {
@@ -127,19 +127,22 @@ const InboxView = forwardRef(function InboxView(
       () => (asked.current = false),
     )
   }
-  return (
-    <InboxRoot ref={ref} open={shown} onOpenChange={setShown} unstyled={unstyled} {...div}>
-      <BellTrigger
-        countKind={countKind}
-        titleCount={titleCount}
-        renderBell={renderBell}
-        onPointerEnter={preload}
-        onPointerDown={preload}
-        onFocus={preload}
-      />
-      {shown && <LazyPopover placement={placement} {...panel} />}
-      {toasts && <LazyToaster {...(toasts === true ? {} : toasts)} onOpen={() => setShown(true)} />}
-    </InboxRoot>
+  return renderRoot(
+    root,
+    { ref, ...div },
+    <Bell
+      key="bell"
+      {...triggerProps(ctx, ctx.trigger as RefObject<HTMLButtonElement | null>, undefined)}
+      open={ctx.open}
+      countKind={countKind}
+      titleCount={titleCount}
+      renderBell={renderBell}
+      onPointerEnter={preload}
+      onPointerDown={preload}
+      onFocus={preload}
+    />,
+    ctx.open && <LazyPopover key="popover" placement={placement} {...panel} />,
+    toasts && <LazyToaster key="toasts" {...(toasts === true ? {} : toasts)} onOpen={() => ctx.setOpen(true)} />,
   )
 })
 

@@ -12,15 +12,9 @@ import { CLOSE } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { useDismissableLayer, useFocusScope } from '../internal/layer'
 import { useIsoLayoutEffect, useUI, visuallyHidden } from '../internal/ui'
-import {
-  BellTrigger,
-  LabelContext,
-  useMergedRef,
-  useRoot,
-  useTrigger,
-  type InboxPlacement,
-  type InboxTriggerProps,
-} from './root'
+import { Bell } from '../Bell/Bell'
+import type { BellProps } from '../Bell/Bell'
+import { LabelContext, useMergedRef, useRoot, useTrigger, type InboxPlacement, type InboxTriggerProps } from './root'
 
 export { InboxRoot, useInRoot } from './root'
 export type { InboxTriggerProps } from './root'
@@ -34,6 +28,15 @@ export const InboxTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, InboxT
   ref,
 ): ReactElement {
   return asChild ? <Slot {...props} setRef={ref} /> : <BellTrigger ref={ref} {...props} />
+})
+
+/** The Bell wired to the surrounding {@link InboxRoot}. */
+const BellTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, BellProps>(function BellTrigger(
+  { onClick, ...rest },
+  ref,
+) {
+  const wired = useTrigger('InboxTrigger', ref, onClick)
+  return <Bell {...rest} {...wired} ref={wired.ref} open={wired['aria-expanded']} />
 })
 
 function Slot({

@@ -2,13 +2,12 @@
  * The popover's root and what triggers it: its open state, the bell wired to it, and its one live region.
  * What renders from the first paint; the popover itself and the other parts are in parts.tsx.
  */
-import { createContext, forwardRef, useContext, useId, useRef, useState } from 'react'
+import { createContext, createElement, forwardRef, useContext, useId, useRef, useState } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefObject } from 'react'
-import { Bell } from '../Bell/Bell'
 import type { BellProps } from '../Bell/Bell'
 import { compose } from '../internal/events'
 import { useControllableState } from '../internal/hooks'
-import { LiveRegion } from '../internal/liveRegion'
+import { liveRegionProps, useLiveRegion } from '../internal/liveRegion'
 import { UIContext, useCoreUI } from '../internal/uiCore'
 
 /** Where the popover opens relative to its trigger (logical: `end` is the right in LTR, the left in RTL). */
@@ -61,6 +60,59 @@ export interface InboxRootProps extends HTMLAttributes<HTMLDivElement> {
   unstyled?: boolean
 }
 
+/** An inbox root's state: what its parts read from context, its strings and classes, its live region. */
+export type RootState = ReturnType<typeof useRootState>
+
+/** The state of an {@link InboxRoot}, for it and for `<Inbox>`, which renders the same root without it. */
+export function useRootState(
+  openProp: boolean | undefined,
+  defaultOpen: boolean,
+  onOpenChange: ((open: boolean) => void) | undefined,
+  unstyled: boolean | undefined,
+) {
+  const ui = useCoreUI('InboxRoot', unstyled)
+  const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
+  const trigger = useRef<HTMLElement>(null)
+  const contentId = useId()
+  const live = useLiveRegion(true)
+  const ctx: RootContextValue = {
+    open,
+    setOpen,
+    close: (refocus) => {
+      setOpen(false)
+      if (refocus) trigger.current?.focus()
+    },
+    trigger,
+    contentId,
+    attrs: ui.root,
+  }
+  return { ...ui, ctx, live }
+}
+
+/**
+ * The root's element around `content` (its last child is the live region), inside the contexts its parts
+ * read. A function, not a component: `<Inbox>` puts its bell and popover straight in it.
+ */
+export function renderRoot(
+  state: RootState,
+  props: HTMLAttributes<HTMLDivElement> & { ref: Ref<HTMLDivElement> | undefined },
+  ...content: ReactNode[]
+): ReactElement {
+  const { className, ...rest } = props
+  return (
+    <UIContext.Provider value={state.child}>
+      <RootContext.Provider value={state.ctx}>
+        {createElement(
+          'div',
+          { ...state.root, ...state.c('inbox', className), 'data-state': state.ctx.open ? 'open' : 'closed', ...rest },
+          ...content,
+          <div key="live" ref={state.live} {...liveRegionProps} />,
+        )}
+      </RootContext.Provider>
+    </UIContext.Provider>
+  )
+}
+
 /**
  * The popover's state and its one polite live region. Put an {@link InboxTrigger} and an {@link InboxContent}
  * inside; each root keeps its own open state.
@@ -71,34 +123,10 @@ export interface InboxRootProps extends HTMLAttributes<HTMLDivElement> {
  * </InboxRoot>
  */
 export const InboxRoot = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxRootProps>(function InboxRoot(
-  { open: openProp, defaultOpen = false, onOpenChange, unstyled, className, children, ...rest },
+  { open, defaultOpen = false, onOpenChange, unstyled, children, ...rest },
   ref,
 ): ReactElement {
-  const { root, c, child } = useCoreUI('InboxRoot', unstyled)
-  const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
-  const trigger = useRef<HTMLElement>(null)
-  const contentId = useId()
-  const ctx: RootContextValue = {
-    open,
-    setOpen,
-    close: (refocus) => {
-      setOpen(false)
-      if (refocus) trigger.current?.focus()
-    },
-    trigger,
-    contentId,
-    attrs: root,
-  }
-  return (
-    <UIContext.Provider value={child}>
-      <RootContext.Provider value={ctx}>
-        <div ref={ref} {...root} {...c('inbox', className)} data-state={open ? 'open' : 'closed'} {...rest}>
-          {children}
-          <LiveRegion counts />
-        </div>
-      </RootContext.Provider>
-    </UIContext.Provider>
-  )
+  return renderRoot(useRootState(open, defaultOpen, onOpenChange, unstyled), { ref, ...rest }, children)
 })
 
 /** Props of {@link InboxTrigger}: the Bell's, or with `asChild` your own element's. */
@@ -112,11 +140,10 @@ export interface InboxTriggerProps extends BellProps {
   children?: ReactNode
 }
 
-/** What both kinds of trigger put on their element. */
-export function useTrigger(name: string, ref: Ref<HTMLElement> | undefined, onClick: InboxTriggerProps['onClick']) {
-  const ctx = useRoot(name)
+/** What a trigger puts on its element, given its root's state and its ref. */
+export function triggerProps<R>(ctx: RootContextValue, ref: R, onClick: InboxTriggerProps['onClick']) {
   return {
-    ref: useMergedRef<HTMLElement>(ref, ctx.trigger),
+    ref,
     'aria-haspopup': 'dialog' as const,
     'aria-expanded': ctx.open,
     'aria-controls': ctx.open ? ctx.contentId : undefined,
@@ -125,14 +152,11 @@ export function useTrigger(name: string, ref: Ref<HTMLElement> | undefined, onCl
   }
 }
 
-/** The Bell wired to the surrounding {@link InboxRoot}: what `<Inbox>` uses, without `asChild`'s code. */
-export const BellTrigger = /* @__PURE__ */ forwardRef<HTMLButtonElement, BellProps>(function BellTrigger(
-  { onClick, ...rest },
-  ref,
-) {
-  const wired = useTrigger('InboxTrigger', ref, onClick)
-  return <Bell {...rest} {...wired} ref={wired.ref} open={wired['aria-expanded']} />
-})
+/** What both kinds of trigger put on their element. */
+export function useTrigger(name: string, ref: Ref<HTMLElement> | undefined, onClick: InboxTriggerProps['onClick']) {
+  const ctx = useRoot(name)
+  return triggerProps(ctx, useMergedRef<HTMLElement>(ref, ctx.trigger), onClick)
+}
 
 /** Whether this is inside an {@link InboxRoot} (the default panel shows its close button only there). */
 export function useInRoot(): boolean {

@@ -1,7 +1,6 @@
 import { notifyManager } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import type { ReactElement } from 'react'
-import { useStore } from 'zustand'
+import { useEffect, useRef } from 'react'
+import type { ReactElement, RefObject } from 'react'
 import { inboxKeys, type CountData } from '../../core/keys'
 import { plural } from '../../i18n'
 import { useCoreUI, visuallyHidden } from './uiCore'
@@ -12,36 +11,54 @@ import { useCoreUI, visuallyHidden } from './uiCore'
  * keeps showing the failure until dismissed).
  *
  * The arrivals are read from the cached unseen count, or the unread one where only that is shown: whatever
- * reads a count keeps it current, and the region adds no read of its own.
+ * reads a count keeps it current, and the region adds no read of its own. What it says is written straight
+ * into its element from the cache's and the store's events: nothing renders for it, from mount on.
  */
-export function LiveRegion({ counts = false }: { counts?: boolean }): ReactElement {
+export function useLiveRegion(counts: boolean): RefObject<HTMLDivElement | null> {
   const { m, locale, sync } = useCoreUI('LiveRegion')
-  const { queryClient, subscriberId } = sync
-  const cache = queryClient.getQueryCache()
-  const count = (kind: 'unseen' | 'unread') =>
-    queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))?.count
-  const unseen = useSyncExternalStore(
-    // Told as React Query tells its observers, so that the region renders in the same commit as the count.
-    useCallback((listener: () => void) => cache.subscribe(notifyManager.batchCalls(listener)), [cache]),
-    () => (counts ? (count('unseen') ?? count('unread')) : undefined),
-    () => undefined,
-  )
-  const told = useStore(sync.store, (s) => s.told)
-  const previous = useRef({ unseen, told })
-  const [said, setSaid] = useState<{ text: string; n: number } | null>(null)
+  const node = useRef<HTMLDivElement>(null)
   useEffect(() => {
-    const before = previous.current
-    previous.current = { unseen: unseen ?? before.unseen, told }
-    let text = ''
-    if (told > before.told) text = m.updateError
-    else if (unseen !== undefined && before.unseen !== undefined && unseen > before.unseen)
-      text = plural(m.newNotifications, unseen - before.unseen, locale)
-    if (text) setSaid((s) => ({ text, n: (s?.n ?? 0) + 1 }))
-  }, [unseen, told, m, locale])
-  return (
-    <div role="status" aria-live="polite" aria-atomic="true" style={visuallyHidden}>
-      {/* A new node each time, so that the same words are announced again. */}
-      {said && <span key={said.n}>{said.text}</span>}
-    </div>
-  )
+    const { queryClient, subscriberId, store } = sync
+    const count = (kind: 'unseen' | 'unread') =>
+      queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))?.count
+    const read = () => (counts ? (count('unseen') ?? count('unread')) : undefined)
+    let unseen = read()
+    let told = store.getState().told
+    const check = () => {
+      const now = read()
+      const failed = store.getState().told
+      const text =
+        failed > told
+          ? m.updateError
+          : now !== undefined && unseen !== undefined && now > unseen
+            ? plural(m.newNotifications, now - unseen, locale)
+            : ''
+      unseen = now ?? unseen
+      told = failed
+      // A new node each time, so that the same words are announced again.
+      if (text && node.current)
+        node.current.replaceChildren(Object.assign(document.createElement('span'), { textContent: text }))
+    }
+    // Told as React Query tells its observers: once a batch of cache writes is done, not between them.
+    const offCache = queryClient.getQueryCache().subscribe(notifyManager.batchCalls(check))
+    const offStore = store.subscribe(check)
+    return () => {
+      offCache()
+      offStore()
+    }
+  }, [sync, counts, m, locale])
+  return node
+}
+
+/** The region's element: polite, atomic, visually hidden. */
+export const liveRegionProps = {
+  role: 'status',
+  'aria-live': 'polite',
+  'aria-atomic': 'true',
+  style: visuallyHidden,
+} as const
+
+/** {@link useLiveRegion} with its element, for the layouts that render it beside their content. */
+export function LiveRegion({ counts = false }: { counts?: boolean }): ReactElement {
+  return <div ref={useLiveRegion(counts)} {...liveRegionProps} />
 }
