@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { PreferencesPanel } from '../../src/components/PreferencesPanel/PreferencesPanel'
 import { formatClock, to12h, to24h } from '../../src/components/PreferencesPanel/schedule'
@@ -107,6 +107,28 @@ describe('PreferencesPanel', () => {
     expect((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.monday?.hours).toEqual([
       { start: '09:00 AM', end: '05:00 PM' },
     ])
+  })
+
+  it('says a day without hours is on all day, and keeps it so until hours are set', async () => {
+    const { client } = renderWithInbox(<PreferencesPanel />, {
+      fixture: fixture({ schedule: { isEnabled: true, weeklySchedule: { friday: { isEnabled: true } } } }),
+    })
+    const section = await screen.findByRole('region', { name: 'Delivery schedule' })
+    const friday = within(section).getByRole('checkbox', { name: 'Friday' }).closest('li')!
+    // What the service holds, not hours it does not have.
+    expect(friday.textContent).toContain('All day')
+    const from = within(friday).getByLabelText('Friday From') as HTMLInputElement
+    const to = within(friday).getByLabelText('Friday To') as HTMLInputElement
+    expect([from.value, to.value]).toEqual(['', ''])
+    fireEvent.change(from, { target: { value: '10:30' } })
+    await waitFor(async () =>
+      expect((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.friday).toEqual({
+        isEnabled: true,
+        hours: [{ start: '10:30 AM', end: '05:00 PM' }],
+      }),
+    )
+    await waitFor(() => expect(to.value).toBe('17:00'))
+    expect(friday.textContent).not.toContain('All day')
   })
 
   it('turns read-only when the service cannot update preferences', async () => {

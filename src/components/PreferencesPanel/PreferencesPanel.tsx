@@ -191,14 +191,16 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                           m.scheduleAllDay
                         )
                       ) : (
-                        // Shown only while the day is on, so their changes keep it on.
+                        // Shown only while the day is on, so their changes keep it on. A day on without hours is
+                        // on all day: said so, and its inputs left empty rather than showing hours it does not have.
                         <>
+                          {!hours && <span {...c('inbox-schedule__all-day')}>{m.scheduleAllDay}</span>}
                           <label>
                             <span style={visuallyHidden}>{`${name} ${m.scheduleFrom}`}</span>
                             <input
                               type="time"
                               {...c('inbox-input')}
-                              value={to24h(hours?.start ?? DEFAULT_HOURS.start)}
+                              value={hours ? to24h(hours.start) : ''}
                               onChange={(e) =>
                                 e.currentTarget.value && save(on, { start: to12h(e.currentTarget.value) })
                               }
@@ -210,7 +212,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                             <input
                               type="time"
                               {...c('inbox-input')}
-                              value={to24h(hours?.end ?? DEFAULT_HOURS.end)}
+                              value={hours ? to24h(hours.end) : ''}
                               onChange={(e) => e.currentTarget.value && save(on, { end: to12h(e.currentTarget.value) })}
                             />
                           </label>
