@@ -40,6 +40,10 @@ export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   })
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  abortable(new Promise((resolve) => setTimeout(resolve, ms)), signal)
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts (and then drops its timer). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return abortable(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), signal).finally(() =>
+    clearTimeout(timer),
+  )
+}

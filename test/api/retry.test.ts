@@ -44,6 +44,23 @@ describe('retries', () => {
     expect(seen).toHaveLength(3)
   })
 
+  it('aborted while it waits to retry, a request rejects at once and leaves no timer behind', async () => {
+    const { client, service, seen } = setup()
+    service.faults.add({ path: FEED, status: 503 })
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    const controller = new AbortController()
+    // A minute between attempts: the wait is what the abort cuts short.
+    const api = client({ retry: { retries: 3, baseDelay: 60_000, maxDelay: 60_000 } })
+    const read = api.getFeed(TEST_SUBSCRIBER_ID, {}, { signal: controller.signal })
+    await expect.poll(() => seen.length).toBe(1)
+    await expect.poll(timers).toBeGreaterThan(before)
+    controller.abort(new Error('gone'))
+    await expect(read).rejects.toThrow('gone')
+    expect(seen).toHaveLength(1)
+    expect(timers()).toBe(before)
+  })
+
   it('408 and 429 are retried', async () => {
     const { client, service, seen } = setup()
     service.faults.add({ path: FEED, status: 408, times: 1 })
