@@ -39,9 +39,6 @@ export interface Size {
   gzip: number
 }
 
-/** The host app provides React; every kit is measured without it. */
-const REACT_EXTERNAL = reactExternal
-
 const size = (): Size => ({ min: 0, gzip: 0 })
 const gz = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length
 const bytes = (text: string | Uint8Array) => (typeof text === 'string' ? Buffer.byteLength(text) : text.length)
@@ -78,7 +75,8 @@ export async function measureBundle(entry: string): Promise<BundleCost> {
       reportCompressedSize: false,
       lib: { entry, formats: ['es'], fileName: 'app', cssFileName: 'app' },
       // An app's entry, not a library's: code its lazy chunks share stays in it instead of a chunk of its own.
-      rollupOptions: { external: REACT_EXTERNAL, preserveEntrySignatures: 'allow-extension' },
+      // The host app provides React; every kit is measured without it.
+      rollupOptions: { external: reactExternal, preserveEntrySignatures: 'allow-extension' },
     },
   }).finally(() => {
     // Assigning undefined would leave the string "undefined", and later page builds in development JSX.

@@ -121,24 +121,21 @@ describe('the packed tarball, module by module', () => {
 describe('the packed tarball in an app, by size (Vite, production, React external, JS gzip)', () => {
   // Apps as the bench has them (bench/apps), importing the installed package instead of the sources: the
   // split the sources have must survive the build and the packing.
-  const write = (name: string, code: string) => {
+  const write = (name: string, lines: string[]) => {
     const file = join(root, 'size', `${name}.tsx`)
     mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, code)
+    writeFileSync(file, lines.join('\n'))
     return file
   }
 
   it('<Inbox/>: its first chunk within 26 KiB, the popover and the rest loaded after it', async () => {
     const cost = await measureBundle(
-      write(
-        'inbox',
-        [
-          "import { createRoot } from 'react-dom/client'",
-          "import { Inbox } from 'inbox-kit'",
-          "import 'inbox-kit/styles.css'",
-          'createRoot(document.getElementById(\'root\')!).render(<Inbox subscriberId="u" baseUrl="/api" />)',
-        ].join('\n'),
-      ),
+      write('inbox', [
+        "import { createRoot } from 'react-dom/client'",
+        "import { Inbox } from 'inbox-kit'",
+        "import 'inbox-kit/styles.css'",
+        'createRoot(document.getElementById(\'root\')!).render(<Inbox subscriberId="u" baseUrl="/api" />)',
+      ]),
     )
     expect(cost.js.gzip).toBeLessThanOrEqual(BUDGETS.inbox)
     expect(cost.lazy.gzip).toBeLessThanOrEqual(BUDGETS.inboxLazy)
@@ -148,26 +145,23 @@ describe('the packed tarball in an app, by size (Vite, production, React externa
 
   it('the headless hooks alone within their budget', async () => {
     const cost = await measureBundle(
-      write(
-        'hooks',
-        [
-          "import { createRoot } from 'react-dom/client'",
-          "import { InboxProvider, useCounts, useFeed, useMarkAll, useMarkAs } from 'inbox-kit'",
-          'function Feed() {',
-          '  const counts = useCounts()',
-          '  const feed = useFeed()',
-          '  const { markAs } = useMarkAs()',
-          "  const { markAll } = useMarkAll('read')",
-          '  return (',
-          '    <section>',
-          '      <button onClick={() => void markAll()}>{counts.unread}</button>',
-          "      {feed.items.map((i) => <button key={i._id} onClick={() => void markAs({ ids: i._id, markAs: 'read' })}>{i.content}</button>)}",
-          '    </section>',
-          '  )',
-          '}',
-          'createRoot(document.getElementById(\'root\')!).render(<InboxProvider subscriberId="u" baseUrl="/api"><Feed /></InboxProvider>)',
-        ].join('\n'),
-      ),
+      write('hooks', [
+        "import { createRoot } from 'react-dom/client'",
+        "import { InboxProvider, useCounts, useFeed, useMarkAll, useMarkAs } from 'inbox-kit'",
+        'function Feed() {',
+        '  const counts = useCounts()',
+        '  const feed = useFeed()',
+        '  const { markAs } = useMarkAs()',
+        "  const { markAll } = useMarkAll('read')",
+        '  return (',
+        '    <section>',
+        '      <button onClick={() => void markAll()}>{counts.unread}</button>',
+        "      {feed.items.map((i) => <button key={i._id} onClick={() => void markAs({ ids: i._id, markAs: 'read' })}>{i.content}</button>)}",
+        '    </section>',
+        '  )',
+        '}',
+        'createRoot(document.getElementById(\'root\')!).render(<InboxProvider subscriberId="u" baseUrl="/api"><Feed /></InboxProvider>)',
+      ]),
     )
     expect(cost.css.min).toBe(0)
     expect(cost.js.gzip).toBeLessThanOrEqual(BUDGETS.hooks)

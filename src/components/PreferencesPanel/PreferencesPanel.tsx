@@ -171,6 +171,18 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                     },
                   })
                 }
+                /** The day's start or end, empty while it has no hours. */
+                const timeInput = (edge: keyof TimeRange, label: string) => (
+                  <label>
+                    <span style={visuallyHidden}>{`${name} ${label}`}</span>
+                    <input
+                      type="time"
+                      {...c('inbox-input')}
+                      value={hours ? to24h(hours[edge]) : ''}
+                      onChange={(e) => e.currentTarget.value && save(on, { [edge]: to12h(e.currentTarget.value) })}
+                    />
+                  </label>
+                )
                 return (
                   <li key={day} {...c('inbox-schedule__day')} data-enabled={on ? '' : undefined}>
                     {readOnly ? (
@@ -195,27 +207,9 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                         // on all day: said so, and its inputs left empty rather than showing hours it does not have.
                         <>
                           {!hours && <span {...c('inbox-schedule__all-day')}>{m.scheduleAllDay}</span>}
-                          <label>
-                            <span style={visuallyHidden}>{`${name} ${m.scheduleFrom}`}</span>
-                            <input
-                              type="time"
-                              {...c('inbox-input')}
-                              value={hours ? to24h(hours.start) : ''}
-                              onChange={(e) =>
-                                e.currentTarget.value && save(on, { start: to12h(e.currentTarget.value) })
-                              }
-                            />
-                          </label>
+                          {timeInput('start', m.scheduleFrom)}
                           <span aria-hidden="true">–</span>
-                          <label>
-                            <span style={visuallyHidden}>{`${name} ${m.scheduleTo}`}</span>
-                            <input
-                              type="time"
-                              {...c('inbox-input')}
-                              value={hours ? to24h(hours.end) : ''}
-                              onChange={(e) => e.currentTarget.value && save(on, { end: to12h(e.currentTarget.value) })}
-                            />
-                          </label>
+                          {timeInput('end', m.scheduleTo)}
                         </>
                       )}
                     </span>

@@ -1,7 +1,6 @@
 import { notifyManager } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import type { ReactElement, RefObject } from 'react'
-import { inboxKeys, type CountData } from '../../core/keys'
 import { plural } from '../../i18n'
 import { useCoreUI, visuallyHidden } from './uiCore'
 
@@ -18,10 +17,11 @@ export function useLiveRegion(counts: boolean): RefObject<HTMLDivElement | null>
   const { m, locale, sync } = useCoreUI('LiveRegion')
   const node = useRef<HTMLDivElement>(null)
   useEffect(() => {
-    const { queryClient, subscriberId, store } = sync
-    const count = (kind: 'unseen' | 'unread') =>
-      queryClient.getQueryData<CountData>(inboxKeys.count(subscriberId, kind))?.count
-    const read = () => (counts ? (count('unseen') ?? count('unread')) : undefined)
+    const { queryClient, store } = sync
+    const read = () => {
+      const [unread, unseen] = sync.counts()
+      return counts ? (unseen ?? unread)?.count : undefined
+    }
     let unseen = read()
     let told = store.getState().told
     const check = () => {
