@@ -80,6 +80,8 @@ export function checkTriggerBody(body: unknown, issues: Issues, prefix = ''): vo
   if (to === undefined || to === null) issues.add(at('to'), 'to is required', to)
   else if (typeof to !== 'string' && typeof to !== 'object')
     issues.add(at('to'), 'to must be a string, an object or an array', to)
+  else if (Array.isArray(to)) to.forEach((item, i) => checkRecipient(item, issues, at(`to[${i}]`)))
+  else checkRecipient(to, issues, at('to'))
   for (const key of ['payload', 'overrides'] as const) {
     if (body[key] !== undefined && !isObject(body[key])) issues.add(at(key), `${key} must be an object`, body[key])
   }
@@ -99,6 +101,7 @@ export function checkTriggerBody(body: unknown, issues: Issues, prefix = ''): vo
     !(isObject(tenant) && typeof tenant.identifier === 'string' && tenant.identifier !== '')
   )
     issues.add(at('tenant'), 'tenant must be an identifier or an object with an identifier', tenant)
+  if (isObject(actor)) checkSubscriberFields(actor, issues, at('actor'))
   if (isObject(tenant)) {
     if (tenant.name !== undefined && typeof tenant.name !== 'string')
       issues.add(at('tenant.name'), 'must be a string', tenant.name)
@@ -107,9 +110,40 @@ export function checkTriggerBody(body: unknown, issues: Issues, prefix = ''): vo
   }
 }
 
+const SUBSCRIBER_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'avatar', 'locale', 'timezone'] as const
+
+/**
+ * One recipient's JSON types: a subscriberId, a subscriber object or a topic object. Which of them name someone
+ * (an id's form, a topic that exists) is the trigger's `invalid_recipients`, not a validation error.
+ */
+function checkRecipient(item: unknown, issues: Issues, path: string): void {
+  if (typeof item === 'string') return
+  if (!isObject(item)) {
+    issues.add(path, 'must be a subscriberId, a subscriber object or a topic object', item)
+    return
+  }
+  if (item.type === 'Topic') {
+    if (typeof item.topicKey !== 'string') issues.add(`${path}.topicKey`, 'must be a string', item.topicKey)
+    const exclude = item.exclude
+    if (exclude !== undefined && !(Array.isArray(exclude) && exclude.every((x) => typeof x === 'string')))
+      issues.add(`${path}.exclude`, 'must be an array of subscriberIds', exclude)
+    return
+  }
+  if (item.subscriberId !== undefined && typeof item.subscriberId !== 'string')
+    issues.add(`${path}.subscriberId`, 'must be a string', item.subscriberId)
+  checkSubscriberFields(item, issues, path)
+}
+
+/** A subscriber object's own fields: strings (or null, left as they are), and `data` an object. */
+function checkSubscriberFields(o: Obj, issues: Issues, path: string): void {
+  for (const key of SUBSCRIBER_FIELDS)
+    if (o[key] != null && typeof o[key] !== 'string') issues.add(`${path}.${key}`, 'must be a string', o[key])
+  if (o.data != null && !isObject(o.data)) issues.add(`${path}.data`, 'must be an object', o.data)
+}
+
 function subscriberFields(o: Obj): SubscriberFields {
   const fields: SubscriberFields = {}
-  for (const key of ['email', 'firstName', 'lastName', 'phone', 'avatar', 'locale', 'timezone'] as const) {
+  for (const key of SUBSCRIBER_FIELDS) {
     if (typeof o[key] === 'string') fields[key] = o[key] as string
   }
   if (isObject(o.data)) fields.data = o.data as JsonObject
@@ -414,7 +448,8 @@ function advance(work: Work, budget: Budget): boolean {
 }
 
 function excluded(topicItem: Obj): Set<unknown> {
-  return new Set(Array.isArray(topicItem.exclude) ? topicItem.exclude.filter((x) => typeof x === 'string') : [])
+  // Checked by checkRecipient: an array of strings, or absent.
+  return new Set((topicItem.exclude as string[] | undefined) ?? [])
 }
 
 interface Target {

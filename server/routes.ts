@@ -84,8 +84,9 @@ function intParam(
 ): number {
   const raw = q.get(name)
   if (raw === null) return fallback
-  const value = Number(raw)
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+  // Decimal digits only: `Number` would also read `0x10`, `1e1` and padded spaces.
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN
+  if (!Number.isInteger(value) || value < min || value > max) {
     issues.add(name, `${name} must be an integer from ${min} to ${max}`, raw)
     return fallback
   }
@@ -348,6 +349,8 @@ route('PATCH', '/v2/subscribers/:subscriberId/preferences', ({ store, env, param
     issues.add('workflowId', 'workflowId must be a non-empty string', b.workflowId)
   if (b.schedule !== undefined) checkSchedule(b.schedule, issues)
   issues.check()
+  if (b.schedule !== undefined && b.workflowId !== undefined)
+    throw new HttpError(400, 'schedule is global: it cannot be set with workflowId')
   const sub = subscriberOr404(env, params.subscriberId as string)
   const channels = (b.channels ?? {}) as Record<string, boolean>
   if (typeof b.workflowId === 'string') {
@@ -367,8 +370,15 @@ route('PATCH', '/v2/subscribers/:subscriberId/preferences', ({ store, env, param
 
 const CLOCK = /^(0?[1-9]|1[0-2]):[0-5]\d (AM|PM)$/
 
+/** Keys of `o` outside `allowed` are refused, so that nothing but a schedule is kept. */
+function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], path: string, issues: Issues): void {
+  for (const key of Object.keys(o))
+    if (!allowed.includes(key)) issues.add(`${path}.${key}`, `${key} is not allowed`, o[key])
+}
+
 function checkSchedule(value: unknown, issues: Issues): void {
   if (!isObject(value)) return issues.add('schedule', 'schedule must be an object', value)
+  onlyKeys(value, ['isEnabled', 'weeklySchedule'], 'schedule', issues)
   if (typeof value.isEnabled !== 'boolean') issues.add('schedule.isEnabled', 'must be a boolean', value.isEnabled)
   const week = value.weeklySchedule
   if (week === undefined) return
@@ -383,6 +393,7 @@ function checkSchedule(value: unknown, issues: Issues): void {
       issues.add(path, 'must be an object', d)
       continue
     }
+    onlyKeys(d, ['isEnabled', 'hours'], path, issues)
     if (typeof d.isEnabled !== 'boolean') issues.add(`${path}.isEnabled`, 'must be a boolean', d.isEnabled)
     if (d.hours === undefined) continue
     if (!Array.isArray(d.hours)) {
@@ -390,6 +401,7 @@ function checkSchedule(value: unknown, issues: Issues): void {
       continue
     }
     d.hours.forEach((range: unknown, i: number) => {
+      if (isObject(range)) onlyKeys(range, ['start', 'end'], `${path}.hours[${i}]`, issues)
       for (const end of ['start', 'end'] as const) {
         const time = isObject(range) ? range[end] : undefined
         if (typeof time !== 'string' || !CLOCK.test(time))

@@ -231,7 +231,10 @@ export function createService(options: ServiceOptions = {}): Service {
       idle: () => webhooks?.idle() ?? Promise.resolve(),
     },
     async fetch(request) {
-      const response = await handle(request)
+      // HEAD is answered as GET is, without the body (as the service's own framework does).
+      const head = request.method.toUpperCase() === 'HEAD'
+      let response = await handle(head ? new Request(request, { method: 'GET' }) : request)
+      if (head) response = new Response(null, response)
       for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value)
       return response
     },

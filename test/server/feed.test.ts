@@ -182,6 +182,9 @@ describe('GET /v1/subscribers/{id}/notifications/feed', () => {
     expect(Object.keys(res.json.errors).sort()).toEqual(['limit', 'page', 'read', 'seen'])
     expect((await call(`${FEED}?limit=0`)).status).toBe(422)
     expect((await call(`${FEED}?limit=abc`)).json.errors.limit.value).toBe('abc')
+    // Decimal digits only.
+    for (const bad of ['limit=0x10', 'limit=1e1', 'page=0b1', 'limit=%205', 'limit=5.0', 'page=+1'])
+      expect(Object.keys((await call(`${FEED}?${bad}`)).json.errors ?? {})).toEqual([bad.split('=')[0]])
     for (const bad of ['%%%', btoa('not json'), btoa('[1,2]'), btoa('"text"')]) {
       res = await call(`${FEED}?payload=${encodeURIComponent(bad)}`)
       expect(res.status).toBe(400)

@@ -46,6 +46,26 @@ describe('errors', () => {
     expect(res.json.message).toBe(`Cannot DELETE ${FEED}`)
   })
 
+  it('answers HEAD as GET, without the body', async () => {
+    const { service } = rawService()
+    const head = (path: string, auth = true) =>
+      service.fetch(
+        new Request(`http://service.test${path}`, {
+          method: 'HEAD',
+          headers: auth ? { authorization: `ApiKey ${service.apiKey}` } : {},
+        }),
+      )
+    let res = await head(FEED)
+    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      '',
+    ])
+    res = await head(FEED, false)
+    expect([res.status, await res.text()]).toEqual([401, ''])
+    expect((await head('/v1/events/trigger')).status).toBe(404)
+  })
+
   it('answers 400 for malformed JSON and non-object bodies, 415 for another content type, never 500', async () => {
     const { call } = rawService()
     const bodies = ['{"messageId":', 'null', '[1,2]', '"x"', '\u0000', '{"a":1}}']

@@ -136,4 +136,27 @@ describe('PATCH /v2/subscribers/{id}/preferences', () => {
       'schedule.weeklySchedule.monday.hours[0].start',
     ])
   })
+
+  it('keeps nothing but a schedule: unknown keys at any depth are refused, and a schedule is global only', async () => {
+    const { call } = rawService({ fixture: fixture() })
+    const patch = (body: unknown) => call('/v2/subscribers/plain/preferences', { method: 'PATCH', body })
+    const hours = [{ start: '09:00 AM', end: '05:00 PM', evil: true }]
+    const res = await patch({
+      schedule: {
+        isEnabled: true,
+        junk: { a: [1] },
+        weeklySchedule: { monday: { isEnabled: true, extra: 'x', hours } },
+      },
+    })
+    expect(res.status).toBe(422)
+    expect(Object.keys(res.json.errors).sort()).toEqual([
+      'schedule.junk',
+      'schedule.weeklySchedule.monday.extra',
+      'schedule.weeklySchedule.monday.hours[0].evil',
+    ])
+    expect((await call('/v2/subscribers/plain/preferences')).json.global.schedule).toBeUndefined()
+    const both = await patch({ workflowId: 'mention', schedule: { isEnabled: true } })
+    expect(both.status).toBe(400)
+    expect(both.json.message).toMatch(/schedule.*workflowId/)
+  })
 })

@@ -192,6 +192,48 @@ describe('POST /v1/events/trigger', () => {
     ])
   })
 
+  it('answers 422 naming each recipient and actor field of the wrong type, delivering nothing', async () => {
+    const { call, service } = rawService({ fixture: fixture() })
+    const res = await call('/v1/events/trigger', {
+      body: {
+        name: 'mention',
+        to: [
+          'bo',
+          5,
+          null,
+          { subscriberId: 'typ-1', firstName: 5, email: ['x'], phone: {}, data: 'str', locale: true },
+          { type: 'Topic', topicKey: 'team', exclude: 'bo' },
+          { type: 'Topic', topicKey: {} },
+        ],
+        actor: { subscriberId: 'typ-2', avatar: 7, data: [1] },
+      },
+    })
+    expect(res.status).toBe(422)
+    expect(Object.keys(res.json.errors).sort()).toEqual([
+      'actor.avatar',
+      'actor.data',
+      'to[1]',
+      'to[2]',
+      'to[3].data',
+      'to[3].email',
+      'to[3].firstName',
+      'to[3].locale',
+      'to[3].phone',
+      'to[4].exclude',
+      'to[5].topicKey',
+    ])
+    expect(service.state.messages('bo')).toHaveLength(0)
+    expect(service.state.subscriber('typ-1')).toBeUndefined()
+    // One recipient object, not in an array: its fields are named under `to`.
+    const one = await call('/v1/events/trigger', {
+      body: { name: 'mention', to: { type: 'Topic', topicKey: 'team', exclude: 'bo' } },
+    })
+    expect(Object.keys(one.json.errors)).toEqual(['to.exclude'])
+    // Null fields are left as they are.
+    const ok = await call('/v1/events/trigger', { body: { name: 'mention', to: { subscriberId: 'bo', email: null } } })
+    expect(ok.json.status).toBe('processed')
+  })
+
   it('postpones the steps after a delay until it is due (controlled clock)', async () => {
     let now = Date.parse('2026-03-01T10:00:00.000Z')
     const { call, service } = rawService({ fixture: fixture(), now: () => now })
