@@ -226,7 +226,8 @@ function relayedError(status: number, text: string, path: string, redact: (text:
   const body: ErrorShape = {
     statusCode: status,
     timestamp: str(source.timestamp) ?? new Date().toISOString(),
-    path: str(source.path) ?? path,
+    // The browser's path: the service's own says where the proxy forwards to.
+    path,
     message: message ?? `The notification service answered ${status}.`,
     error: str(source.error) ?? reason(status),
   }

@@ -150,8 +150,10 @@ describe('createInboxProxy: what it relays of the service’s answers', () => {
     const direct = await serviceFetch(`${FEED}?limit=1000`, { headers: { authorization: `ApiKey ${service.apiKey}` } })
     const viaProxy = await call('user-1', `${FEED}?limit=1000`)
     const [a, b] = [await direct.json(), await viaProxy.json()] as Record<string, unknown>[]
-    expect({ ...b, timestamp: 0 }).toEqual({ ...a, timestamp: 0 })
+    expect({ ...b, timestamp: 0, path: 0 }).toEqual({ ...a, timestamp: 0, path: 0 })
     expect(Object.keys(b!.errors as object)).toEqual(['limit'])
+    // The path is the one the browser asked for, not where the proxy forwards to.
+    expect([a!.path, b!.path]).toEqual([FEED, BASE_PATH + FEED])
   })
 
   it('answers an error body that is not JSON with the error shape and the same status', async () => {
