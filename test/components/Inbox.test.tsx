@@ -230,6 +230,18 @@ describe('Inbox', () => {
     expect(document.activeElement?.querySelector('h3')?.textContent).toBe('Subject 1')
   })
 
+  it('keeps focus in the list when r marks the last unread item read: on the list, which says it is empty', async () => {
+    const { user } = renderWithInbox(<Inbox markSeenOnOpen={false} />, { fixture: fixture(1) })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    await user.click(await screen.findByRole('tab', { name: /^Unread/ }))
+    const panel = screen.getByRole('tabpanel')
+    ;(await within(panel).findByRole('article')).focus()
+    await user.keyboard('r')
+    await waitFor(() => expect(within(panel).queryAllByRole('article')).toHaveLength(0))
+    await waitFor(() => expect(panel.contains(document.activeElement)).toBe(true))
+    expect(document.activeElement?.textContent).toContain('No unread notifications')
+  })
+
   it('adds tabs defined by feed filters', async () => {
     const f = buildFixture({
       messages: messages(TEST_SUBSCRIBER_ID, 4, (i) => ({
@@ -265,6 +277,41 @@ describe('Inbox', () => {
     await expectAccessible(container)
     await user.click(screen.getByRole('button', { name: 'Back to notifications' }))
     expect(await screen.findByRole('feed')).toBeTruthy()
+  })
+
+  it('moves focus between the settings button and the back button as the views change', async () => {
+    const { user } = renderWithInbox(<Inbox />, { fixture: fixture() })
+    await openWithKeyboard(user)
+    const settings = await screen.findByRole('button', { name: 'Notification settings' })
+    settings.focus()
+    await user.keyboard('{Enter}')
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Back to notifications' })),
+    )
+    await user.keyboard('{Enter}')
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Notification settings' })),
+    )
+  })
+
+  it('keeps focus on Mark all as read once everything is read, and a press then sends nothing', async () => {
+    const { user, service } = renderWithInbox(<Inbox countKind="unread" markSeenOnOpen={false} />, {
+      fixture: fixture(),
+    })
+    await screen.findByRole('button', { name: 'Notifications, 3 unread' })
+    await user.click(screen.getByRole('button', { name: /^Notifications/ }))
+    await screen.findByRole('feed')
+    const markAll = screen.getByRole('button', { name: 'Mark all as read' })
+    markAll.focus()
+    await user.keyboard('{Enter}')
+    await waitFor(() => expect(markAll.getAttribute('aria-disabled')).toBe('true'))
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Notifications, \d+ unread/ })).toBeNull())
+    expect(document.activeElement).toBe(markAll)
+    const sent = service.state.messages(TEST_SUBSCRIBER_ID).filter((m) => m.read).length
+    await user.keyboard('{Enter}')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(service.state.messages(TEST_SUBSCRIBER_ID).filter((m) => m.read).length).toBe(sent)
+    expect(document.activeElement).toBe(markAll)
   })
 
   it('announces new notifications in one polite live region', async () => {

@@ -101,7 +101,7 @@ const rows = (page: Page) =>
 async function clickAt(page: Page, selector: string): Promise<boolean> {
   const box = await page.evaluate((s) => {
     const el = document.querySelector(s)
-    if (!el || (el as HTMLButtonElement).disabled) return null
+    if (!el || (el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true') return null
     const r = el.getBoundingClientRect()
     return { x: r.left + r.width / 2, y: r.top + r.height / 2 }
   }, selector)

@@ -269,13 +269,14 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const focusIndex = useRef(-1)
   useLayoutEffect(() => {
     if (focusedId === null || focusListed) return
-    const doc = listRef.current?.ownerDocument
+    const doc = scrollElement?.ownerDocument
     if (!doc || (doc.activeElement && doc.activeElement !== doc.body)) return
     const next = listed[Math.min(focusIndex.current, listed.length - 1)]
-    if (!next) return
+    // None left: to the list's scroller, which says it is empty, rather than to the page.
+    if (!next) return void scrollElement?.focus()
     setFocusedId(next._id)
     pendingFocus.current = next._id
-  }, [listed, focusedId, focusListed])
+  }, [listed, focusedId, focusListed, scrollElement])
 
   // Stable across renders (the row reads its own id), so that a row re-renders only when its item does.
   const shownRef = useRef(listed)
@@ -457,6 +458,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         {trouble && items.length > 0 && <TroubleNotice error={trouble.error} c={c} banner />}
         <div
           ref={virtual.scrollRef}
+          tabIndex={-1}
           {...c('inbox-feed__scroller')}
           style={{ overflowY: 'auto', overflowAnchor: 'none', position: 'relative', flex: '1 1 auto', minHeight: 0 }}
         >

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useId, useMemo, useState } from 'react'
+import { Suspense, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { KeyboardEvent, ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { formatCount } from '../../i18n'
@@ -87,26 +87,40 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
   const active = tabs.find((t) => t.id === tab) ?? tabs[0]!
   const feed = view === 'feed'
   const size = { width: 18, height: 18 }
+  // The settings button and the back button take each other's place: focus goes from one to the other.
+  const viewButton = useRef<HTMLButtonElement>(null)
+  const switched = useRef(false)
+  const show = (next: typeof view) => {
+    switched.current = true
+    setView(next)
+  }
+  useEffect(() => {
+    if (switched.current) viewButton.current?.focus()
+    switched.current = false
+  }, [view])
+  // Disabled for the pointer and announced so, but still focusable: a press that empties the list keeps focus.
+  const markAllOff = markAll.isPending || counts.unread === 0
 
   return (
     <>
       <InboxHeader title={feed ? m.inboxTitle : m.preferencesTitle} data-view={view}>
         {feed ? (
           <div {...c('inbox-header__actions')}>
-            {iconButton(c, m.markAllAsRead, icon(CHECK_ALL, size), () => void markAll.markAll(), {
-              disabled: markAll.isPending || counts.unread === 0,
+            {iconButton(c, m.markAllAsRead, icon(CHECK_ALL, size), () => void (markAllOff || markAll.markAll()), {
+              'aria-disabled': markAllOff || undefined,
             })}
             {showPreferences &&
               // The settings view is a module of its own, fetched when its button is first pointed at or focused.
-              iconButton(c, m.openPreferences, icon(SETTINGS, size), () => setView('preferences'), {
+              iconButton(c, m.openPreferences, icon(SETTINGS, size), () => show('preferences'), {
+                ref: viewButton,
                 onPointerEnter: preload,
                 onFocus: preload,
               })}
           </div>
         ) : (
-          iconButton(c, m.backToFeed, icon(BACK, { ...size, 'data-inbox-flip': '' } as IconProps), () =>
-            setView('feed'),
-          )
+          iconButton(c, m.backToFeed, icon(BACK, { ...size, 'data-inbox-flip': '' } as IconProps), () => show('feed'), {
+            ref: viewButton,
+          })
         )}
         {closable && <InboxClose data-inbox-close="" />}
       </InboxHeader>

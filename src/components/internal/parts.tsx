@@ -1,7 +1,7 @@
 import { onlineManager } from '@tanstack/react-query'
 import type { Part } from './ui'
 import { useEffect, useState, useSyncExternalStore } from 'react'
-import type { ButtonHTMLAttributes, Key, MouseEvent, ReactElement, ReactNode } from 'react'
+import type { ButtonHTMLAttributes, Key, MouseEvent, ReactElement, ReactNode, Ref } from 'react'
 import { useStore } from 'zustand'
 import { formatDateTime, formatRelativeTime } from '../../core/format'
 import { ledgerOf } from '../../core/ledger'
@@ -46,7 +46,7 @@ export function iconButton(
   label: string,
   glyph: ReactNode,
   onClick: () => void,
-  props?: ButtonHTMLAttributes<HTMLButtonElement>,
+  props?: ButtonHTMLAttributes<HTMLButtonElement> & { ref?: Ref<HTMLButtonElement> },
 ): ReactElement {
   return (
     <button type="button" {...c('inbox-icon-button')} aria-label={label} title={label} onClick={onClick} {...props}>
