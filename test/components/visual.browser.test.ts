@@ -100,3 +100,35 @@ describe('rows as the eye sees them', () => {
     await page.close()
   })
 })
+
+describe('the popover where the eye looks for it', () => {
+  // The bell at the start or end of a header 96 px tall that stretches the inbox's root to its height.
+  for (const [hash, side] of [
+    ['#placement-end', 'end'],
+    ['#placement-end-ar', 'end'],
+    ['#placement-start', 'start'],
+    ['#placement-start-ar', 'start'],
+  ] as const) {
+    it(`opens 8 px under the bell and inside the viewport (${hash})`, async () => {
+      const page = await browser.newPage({ viewport: { width: 800, height: 700 } })
+      await page.goto(url + hash)
+      await page.getByRole('button', { name: /^(Notifications|الإشعارات)/ }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.waitFor()
+      // Once its opening animation is done.
+      await page.waitForTimeout(300)
+      const [bell, box, width] = await page.evaluate(() => [
+        document.querySelector('.inbox-bell')!.getBoundingClientRect().toJSON() as DOMRect,
+        document.querySelector('[role="dialog"]')!.getBoundingClientRect().toJSON() as DOMRect,
+        document.documentElement.clientWidth,
+      ])
+      expect(Math.round(box.top - bell.bottom)).toBe(8)
+      expect(box.left).toBeGreaterThanOrEqual(8)
+      expect(box.right).toBeLessThanOrEqual(width - 8)
+      // Beside the bell: it overlaps the bell's column or sits against the viewport's edge beyond it.
+      if (side === 'end') expect(box.right).toBeGreaterThanOrEqual(bell.left)
+      else expect(box.left).toBeLessThanOrEqual(bell.right)
+      await page.close()
+    })
+  }
+})

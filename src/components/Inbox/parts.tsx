@@ -113,6 +113,31 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
     const setRef = useMergedRef(ref, content)
     const titleId = `${ctx.contentId}-title`
     useFocusScope(content, { enabled: ctx.open })
+    useIsoLayoutEffect(() => {
+      const el = content.current
+      if (!ctx.open || !el) return
+      const place = () => {
+        const box = el.offsetParent
+        const trigger = ctx.trigger.current
+        if (!box || !trigger) return
+        const b = box.getBoundingClientRect()
+        const t = trigger.getBoundingClientRect()
+        // From the trigger's edges, not its box's: a root stretched by a flex row is taller than its bell.
+        el.style.setProperty('--inbox-anchor-start', `${t.bottom - b.top}px`)
+        el.style.setProperty('--inbox-anchor-end', `${b.bottom - t.top}px`)
+        // Kept within the viewport (8px in), as a bell near the other edge or a right-to-left inbox needs.
+        const left = b.left + el.offsetLeft
+        const right = left + el.offsetWidth
+        const edge = el.ownerDocument.documentElement.clientWidth - 8
+        el.style.setProperty(
+          '--inbox-shift',
+          `${left < 8 ? 8 - left : right > edge ? Math.max(8 - left, edge - right) : 0}px`,
+        )
+      }
+      place()
+      addEventListener('resize', place)
+      return () => removeEventListener('resize', place)
+    }, [ctx.open])
     useDismissableLayer(content, {
       enabled: ctx.open,
       inside: () => [ctx.trigger.current],

@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
 import { createInboxClient } from '../../../src/api/client'
 import { Feed } from '../../../src/components/Feed/Feed'
+import { Inbox } from '../../../src/components/Inbox/Inbox'
+import { ar } from '../../../src/locales/ar'
 import { InboxProvider } from '../../../src/provider/InboxProvider'
 import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
@@ -28,16 +30,43 @@ const client = createInboxClient({
   retry: false,
 })
 
+// `#placement-<side>[-ar]`: an <Inbox> at one end of a flex header that stretches its items (no align-items),
+// in English or in Arabic (right to left) on this left-to-right page; the service answers without latency.
+const placement = /^#placement-(start|end)(-ar)?$/.exec(location.hash)
+
 createRoot(document.getElementById('root')!).render(
-  <InboxProvider
-    subscriberId={TEST_SUBSCRIBER_ID}
-    client={client}
-    queryClient={new QueryClient()}
-    pollInterval={0}
-    stream={false}
-  >
-    <div id="frame">
-      <Feed limit={50} groupByDay={false} />
-    </div>
-  </InboxProvider>,
+  placement ? (
+    <header
+      style={{
+        display: 'flex',
+        justifyContent: placement[1] === 'end' ? 'space-between' : 'flex-start',
+        height: 96,
+        padding: '0 12px',
+        background: '#eee',
+      }}
+    >
+      <strong>App</strong>
+      <Inbox
+        subscriberId={TEST_SUBSCRIBER_ID}
+        client={client}
+        queryClient={new QueryClient()}
+        pollInterval={0}
+        stream={false}
+        messages={placement[2] ? ar : undefined}
+        style={placement[1] === 'start' ? { order: -1 } : undefined}
+      />
+    </header>
+  ) : (
+    <InboxProvider
+      subscriberId={TEST_SUBSCRIBER_ID}
+      client={client}
+      queryClient={new QueryClient()}
+      pollInterval={0}
+      stream={false}
+    >
+      <div id="frame">
+        <Feed limit={50} groupByDay={false} />
+      </div>
+    </InboxProvider>
+  ),
 )
