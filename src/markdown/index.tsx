@@ -8,9 +8,24 @@ import type { ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject } from '../api/types'
 import { safeUrl } from '../components/internal/url'
 
-// Spans stay within a line and 500 characters, so that no input makes the pattern slow.
-const SPAN =
-  /\\([\\`*_[\]()#+.!-])|`([^`\n]{1,500})`|\*\*(?=\S)([^\n]{0,500}?\S)\*\*|__(?=\S)([^\n]{0,500}?\S)__(?![\p{L}\p{N}])|\*(?=[^\s*])([^\n*]{0,500}?[^\s*])\*|(?<![\p{L}\p{N}])_(?=[^\s_])([^\n_]{0,500}?[^\s_])_(?![\p{L}\p{N}])|\[([^\]\n]{1,500})\]\(\s*([^()\s]{1,2000})\s*\)/u
+// Spans stay within a line and 500 characters, so that no input makes the pattern slow. Within bold and
+// italic, a code span is one piece (its `*` and `_` close nothing), and a backtick that opens none is a
+// character; the two never both apply, so a failed match does not try every split.
+const CODE = '`[^`\\n]{1,500}`'
+const inner = (but: string) => `((?:${CODE}|\`(?![^\`\\n]{1,500}\`)|[^\`\\n${but}]){1,500}?)`
+const SPAN = new RegExp(
+  [
+    '\\\\([\\\\`*_[\\]()#+.!-])',
+    `\`([^\`\\n]{1,500})\``,
+    `\\*\\*(?=\\S)${inner('')}(?<=\\S)\\*\\*`,
+    `__(?=\\S)${inner('')}(?<=\\S)__(?![\\p{L}\\p{N}])`,
+    `\\*(?=[^\\s*])${inner('*')}(?<=[^\\s*])\\*`,
+    `(?<![\\p{L}\\p{N}])_(?=[^\\s_])${inner('_')}(?<=[^\\s_])_(?![\\p{L}\\p{N}])`,
+    // A link's URL may hold balanced parentheses, one level deep: …/wiki/Foo_(bar).
+    '\\[([^\\]\\n]{1,500})\\]\\(\\s*((?:[^()\\s]|\\([^()\\s]{0,500}\\)){1,2000})\\s*\\)',
+  ].join('|'),
+  'u',
+)
 
 const BULLET = /^ {0,3}[-*+][ \t]+(.*)$/
 const NUMBERED = /^ {0,3}(\d{1,9})[.)][ \t]+(.*)$/

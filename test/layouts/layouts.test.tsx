@@ -32,6 +32,18 @@ describe('Markdown', () => {
     )
   })
 
+  it('keeps code spans whole inside bold and italic, and links URLs with balanced parentheses', () => {
+    const html = (text: string) => render(<Markdown text={text} />).container.innerHTML
+    expect(html('**a `co**de`**')).toBe('<p><strong>a <code>co**de</code></strong></p>')
+    expect(html('*a `b*c`* and _x `y_z`_')).toBe('<p><em>a <code>b*c</code></em> and <em>x <code>y_z</code></em></p>')
+    // A backtick that opens no code span is a character.
+    expect(html('**a `b**')).toBe('<p><strong>a `b</strong></p>')
+    expect(html('[wiki](https://en.wikipedia.org/wiki/Foo_(bar))')).toBe(
+      '<p><a href="https://en.wikipedia.org/wiki/Foo_(bar)" rel="noopener noreferrer nofollow">wiki</a></p>',
+    )
+    expect(html('[a](b (c) d)')).toBe('<p>[a](b (c) d)</p>')
+  })
+
   it('turns every string of the injection corpus into inert text and safe links only', () => {
     for (const { value } of INJECTIONS) {
       for (const text of [value, `**${value}**`, `[x](${value})`, `- ${value}`, `[${value}](https://ok.example/)`]) {
