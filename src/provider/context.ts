@@ -47,7 +47,12 @@ export const InboxContext = /* @__PURE__ */ createContext<InboxScope | null>(nul
 /** The provider's scope; throws outside one, naming the component or hook at fault. */
 export function useInboxScope(name: string): InboxScope {
   const scope = useContext(InboxContext)
-  if (!scope) throw new Error(`\`${name}\` must be used within \`<InboxProvider>\``)
+  if (!scope)
+    throw new Error(
+      `\`${name}\` must be used within \`<InboxProvider>\`` +
+        // `<Inbox>` brings its own provider when it has a subscriber.
+        (name === 'Inbox' ? ' or given a `subscriberId` (it has none)' : ''),
+    )
   return scope
 }
 

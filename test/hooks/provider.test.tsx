@@ -5,6 +5,7 @@ import { useState } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { Bell } from '../../src/components/Bell/Bell'
+import { Inbox } from '../../src/components/Inbox/Inbox'
 import { afterEach, describe, expect, it } from 'vitest'
 import { prefetchInbox } from '../../src/server'
 import { useCounts } from '../../src/hooks/useCounts'
@@ -33,6 +34,10 @@ describe('InboxProvider', () => {
     expect(() => renderHook(() => useInboxContext())).toThrow('`useInboxContext` must be used within `<InboxProvider>`')
     expect(() => renderHook(() => useFeed())).toThrow('`useFeed` must be used within `<InboxProvider>`')
     expect(() => render(<Bell />)).toThrow('`Bell` must be used within `<InboxProvider>`')
+    // An <Inbox> whose subscriberId came out undefined (no one signed in, say) says so.
+    expect(() => render(<Inbox subscriberId={undefined} />)).toThrow(
+      '`Inbox` must be used within `<InboxProvider>` or given a `subscriberId` (it has none)',
+    )
   })
 
   it('creates its own QueryClient and client from baseUrl, apiKey and fetch, and sends getHeaders per request', async () => {

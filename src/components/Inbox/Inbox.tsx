@@ -114,7 +114,7 @@ const InboxView = forwardRef(function InboxView(
   }: Omit<InboxViewProps, keyof InboxPanelProps> & { panel: InboxPanelProps },
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
-  const root = useRootState(open, defaultOpen ?? false, onOpenChange, unstyled)
+  const root = useRootState(open, defaultOpen ?? false, onOpenChange, unstyled, 'Inbox')
   const { ctx, locale } = root
   const asked = useRef(false)
   // Once per inbox: the popover's code, then (in idle time) the formatters its rows use.

@@ -69,8 +69,9 @@ export function useRootState(
   defaultOpen: boolean,
   onOpenChange: ((open: boolean) => void) | undefined,
   unstyled: boolean | undefined,
+  name = 'InboxRoot',
 ) {
-  const ui = useCoreUI('InboxRoot', unstyled)
+  const ui = useCoreUI(name, unstyled)
   const [open, setOpen] = useControllableState(openProp, defaultOpen, onOpenChange)
   const trigger = useRef<HTMLElement>(null)
   const contentId = useId()
