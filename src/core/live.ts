@@ -166,7 +166,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     const retryAt = paused ? null : Date.now() + retryIn
     setTrouble({ error, retryAt })
     post({ t: 'trouble', status: (error as ApiError).status, message: error.message, name: error.name, retryAt })
-    warn(error)
+    // Bundlers write the mode in for `process.env.NODE_ENV`; a browser has no `process` to read it from.
+    try {
+      warn(error)
+    } catch {
+      // Unbundled: no development warnings.
+    }
   }
 
   /** New notifications since the last look: the newest unseen ones, as many as the unseen count grew. */
@@ -196,12 +201,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   /** In development, one warning per distinct failure, naming the request and the likely fix. */
   function warn(error: Error) {
-    // Bundlers write the mode in for `process.env.NODE_ENV`; a browser has no `process` to read it from.
-    try {
-      if (process.env.NODE_ENV === 'production') return
-    } catch {
-      return
-    }
+    if (process.env.NODE_ENV === 'production') return
     const status = (error as ApiError).status
     const key = `${error.name}${status}`
     if (warned.has(key)) return
