@@ -122,17 +122,14 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
         if (!box || !trigger) return
         const b = box.getBoundingClientRect()
         const t = trigger.getBoundingClientRect()
+        const set = (name: string, px: number) => el.style.setProperty('--inbox-' + name, px + 'px')
         // From the trigger's edges, not its box's: a root stretched by a flex row is taller than its bell.
-        el.style.setProperty('--inbox-anchor-start', `${t.bottom - b.top}px`)
-        el.style.setProperty('--inbox-anchor-end', `${b.bottom - t.top}px`)
+        set('anchor-start', t.bottom - b.top)
+        set('anchor-end', b.bottom - t.top)
         // Kept within the viewport (8px in), as a bell near the other edge or a right-to-left inbox needs.
         const left = b.left + el.offsetLeft
-        const right = left + el.offsetWidth
-        const edge = el.ownerDocument.documentElement.clientWidth - 8
-        el.style.setProperty(
-          '--inbox-shift',
-          `${left < 8 ? 8 - left : right > edge ? Math.max(8 - left, edge - right) : 0}px`,
-        )
+        const over = left + el.offsetWidth + 8 - el.ownerDocument.documentElement.clientWidth
+        set('shift', left < 8 ? 8 - left : over > 0 ? Math.max(8 - left, -over) : 0)
       }
       place()
       addEventListener('resize', place)
