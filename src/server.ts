@@ -28,11 +28,11 @@ export type { FeedData } from './core/lists'
 /** What {@link prefetchInbox} loads. */
 export interface PrefetchInboxOptions {
   /** Feed lists to load besides the counts. @default [{}] (the unfiltered feed, 20 a page) */
-  feeds?: Partial<FeedFilters>[]
+  feeds?: Partial<FeedFilters>[] | undefined
   /** Also load the unread and unseen counts. @default true */
-  counts?: boolean
+  counts?: boolean | undefined
   /** Also load the preferences of these criticalities. @default [] */
-  preferences?: Criticality[]
+  preferences?: Criticality[] | undefined
 }
 
 /**

@@ -101,7 +101,7 @@ function useAdmin(name: string) {
 /** What {@link useActiveIntegrations} returns. */
 export interface UseActiveIntegrationsResult {
   /** Every active integration of the organization, all environments and channels. */
-  data?: Integration[]
+  data?: Integration[] | undefined
   isLoading: boolean
   error: Error | null
   refetch: () => Promise<void>
@@ -210,7 +210,7 @@ export interface UseTriggerResult<P extends JsonObject = JsonObject> {
   /** Triggers a workflow; resolves with the result (`status` says whether it was processed), rejects on failure. */
   trigger: (body: TriggerBody<P>) => Promise<TriggerResult>
   /** The latest result. */
-  data?: TriggerResult
+  data?: TriggerResult | undefined
   isPending: boolean
   error: Error | null
   reset: () => void
@@ -249,7 +249,7 @@ export interface UseBulkTriggerResult<P extends JsonObject = JsonObject> {
   /** Triggers 1–100 events; resolves with one result per event in order, rejects when the request fails. */
   bulkTrigger: (body: BulkTriggerBody<P>) => Promise<TriggerResult[]>
   /** The latest results. */
-  data?: TriggerResult[]
+  data?: TriggerResult[] | undefined
   isPending: boolean
   error: Error | null
   reset: () => void
@@ -287,11 +287,11 @@ export function useBulkTrigger<P extends JsonObject = JsonObject>(): UseBulkTrig
 /** Options of {@link useTopicSubscriptions}. */
 export interface UseTopicSubscriptionsOptions {
   /** Only this subscriber's subscription. */
-  subscriberId?: string
+  subscriberId?: string | undefined
   /** Items per page, 1–100. @default 10 */
-  limit?: number
+  limit?: number | undefined
   /** @default true */
-  enabled?: boolean
+  enabled?: boolean | undefined
 }
 
 /**

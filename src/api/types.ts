@@ -17,19 +17,19 @@ export type JsonObject = { [key: string]: unknown }
 export interface Topic {
   _id: string
   key: string
-  name?: string
-  createdAt?: string
-  updatedAt?: string
+  name?: string | undefined
+  createdAt?: string | undefined
+  updatedAt?: string | undefined
 }
 
 /** §2.3 A subscriber as shown in subscriptions. */
 export interface TopicSubscriber {
   _id: string
   subscriberId: string
-  avatar?: string | null
-  firstName?: string | null
-  lastName?: string | null
-  email?: string | null
+  avatar?: string | null | undefined
+  firstName?: string | null | undefined
+  lastName?: string | null | undefined
+  email?: string | null | undefined
 }
 
 /** §2.1 */
@@ -44,61 +44,61 @@ export interface TopicSubscription {
 
 /** §2.5 Credentials of an integration (the active list's shape). */
 export interface Credentials {
-  apiKey?: string
-  user?: string
-  secretKey?: string
-  domain?: string
-  password?: string
-  host?: string
-  port?: string
-  region?: string
-  accountSid?: string
-  messageProfileId?: string
-  token?: string
-  from?: string
-  senderName?: string
-  projectName?: string
-  applicationId?: string
-  clientId?: string
-  baseUrl?: string
-  webhookUrl?: string
-  redirectUrl?: string
-  serviceAccount?: string
-  ipPoolName?: string
-  apiKeyRequestHeader?: string
-  secretKeyRequestHeader?: string
-  idPath?: string
-  datePath?: string
-  apiToken?: string
-  authenticationTokenKey?: string
-  instanceId?: string
-  alertUid?: string
-  title?: string
-  imageUrl?: string
-  state?: string
-  externalLink?: string
-  channelId?: string
-  phoneNumberIdentification?: string
-  accessKey?: string
-  secure?: boolean
-  requireTls?: boolean
-  ignoreTls?: boolean
-  hmac?: boolean
-  authenticateByToken?: boolean
-  tlsOptions?: JsonObject
+  apiKey?: string | undefined
+  user?: string | undefined
+  secretKey?: string | undefined
+  domain?: string | undefined
+  password?: string | undefined
+  host?: string | undefined
+  port?: string | undefined
+  region?: string | undefined
+  accountSid?: string | undefined
+  messageProfileId?: string | undefined
+  token?: string | undefined
+  from?: string | undefined
+  senderName?: string | undefined
+  projectName?: string | undefined
+  applicationId?: string | undefined
+  clientId?: string | undefined
+  baseUrl?: string | undefined
+  webhookUrl?: string | undefined
+  redirectUrl?: string | undefined
+  serviceAccount?: string | undefined
+  ipPoolName?: string | undefined
+  apiKeyRequestHeader?: string | undefined
+  secretKeyRequestHeader?: string | undefined
+  idPath?: string | undefined
+  datePath?: string | undefined
+  apiToken?: string | undefined
+  authenticationTokenKey?: string | undefined
+  instanceId?: string | undefined
+  alertUid?: string | undefined
+  title?: string | undefined
+  imageUrl?: string | undefined
+  state?: string | undefined
+  externalLink?: string | undefined
+  channelId?: string | undefined
+  phoneNumberIdentification?: string | undefined
+  accessKey?: string | undefined
+  secure?: boolean | undefined
+  requireTls?: boolean | undefined
+  ignoreTls?: boolean | undefined
+  hmac?: boolean | undefined
+  authenticateByToken?: boolean | undefined
+  tlsOptions?: JsonObject | undefined
 }
 
 /** §2.5 The set-primary response adds three credential fields. */
 export interface PrimaryCredentials extends Credentials {
-  appSid?: string
-  senderId?: string
-  AppIOBaseUrl?: string
+  appSid?: string | undefined
+  senderId?: string | undefined
+  AppIOBaseUrl?: string | undefined
 }
 
 /** §2.6 */
 export interface Configurations {
-  inboundWebhookEnabled?: boolean
-  inboundWebhookSigningKey?: string
+  inboundWebhookEnabled?: boolean | undefined
+  inboundWebhookSigningKey?: string | undefined
 }
 
 export type StepFilterType = 'BOOLEAN' | 'TEXT' | 'DATE' | 'NUMBER' | 'STATEMENT' | 'LIST' | 'MULTI_LIST' | 'GROUP'
@@ -137,7 +137,7 @@ export interface StepFilter {
 
 /** §2.4 An integration as listed by GET /v1/integrations/active. */
 export interface Integration {
-  _id?: string
+  _id?: string | undefined
   _environmentId: string
   _organizationId: string
   name: string
@@ -147,16 +147,16 @@ export interface Integration {
   credentials: Credentials
   active: boolean
   deleted: boolean
-  deletedAt?: string
-  deletedBy?: string
+  deletedAt?: string | undefined
+  deletedBy?: string | undefined
   primary: boolean
-  conditions?: StepFilter[]
+  conditions?: StepFilter[] | undefined
 }
 
 /** §2.4 The set-primary response shape: with configurations and the extra credentials. */
 export interface PrimaryIntegration extends Omit<Integration, 'credentials'> {
   credentials: PrimaryCredentials
-  configurations?: Configurations
+  configurations?: Configurations | undefined
 }
 
 // ---------------------------------------------------------------- §2.8 preferences
@@ -174,7 +174,7 @@ export interface TimeRange {
 
 export interface DaySchedule {
   isEnabled: boolean
-  hours?: TimeRange[]
+  hours?: TimeRange[] | undefined
 }
 
 export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'
@@ -190,13 +190,13 @@ export const WEEKDAYS: readonly Weekday[] = [
 
 export interface Schedule {
   isEnabled: boolean
-  weeklySchedule?: Partial<Record<Weekday, DaySchedule>>
+  weeklySchedule?: Partial<Record<Weekday, DaySchedule>> | undefined
 }
 
 export interface GlobalPreference {
   enabled: boolean
   channels: PreferenceChannels
-  schedule?: Schedule
+  schedule?: Schedule | undefined
 }
 
 export type PreferenceSource = 'subscriber' | 'template' | 'workflowOverride'
@@ -210,7 +210,7 @@ export interface WorkflowInfo {
   slug: string
   identifier: string
   name: string
-  updatedAt?: string
+  updatedAt?: string | undefined
 }
 
 export interface WorkflowPreference {
@@ -230,10 +230,10 @@ export type Criticality = 'critical' | 'nonCritical' | 'all'
 
 /** PATCH /v2/subscribers/{id}/preferences (beyond the spec; api-decisions). */
 export interface UpdatePreferencesBody {
-  channels?: PreferenceChannels
+  channels?: PreferenceChannels | undefined
   /** Workflow `_id`, identifier or slug; absent = the global preference. */
-  workflowId?: string
-  schedule?: Schedule
+  workflowId?: string | undefined
+  schedule?: Schedule | undefined
 }
 
 // ---------------------------------------------------------------- §2.9–2.11 feed and messages
@@ -247,10 +247,10 @@ export interface Actor {
 }
 
 export interface FeedSubscriber {
-  _id?: string
-  firstName?: string
-  lastName?: string
-  avatar?: string
+  _id?: string | undefined
+  firstName?: string | undefined
+  lastName?: string | undefined
+  avatar?: string | undefined
   subscriberId: string
 }
 
@@ -260,19 +260,19 @@ export type ButtonType = 'primary' | 'secondary'
 export interface MessageButton {
   type: ButtonType
   content: string
-  resultContent?: string
+  resultContent?: string | undefined
 }
 
 export interface MessageAction {
-  status?: 'pending' | 'done'
-  buttons?: MessageButton[]
-  result?: { payload?: JsonObject; type?: ButtonType }
+  status?: 'pending' | 'done' | undefined
+  buttons?: MessageButton[] | undefined
+  result?: { payload?: JsonObject; type?: ButtonType } | undefined
 }
 
 export interface MessageCta {
-  type?: 'redirect'
-  data?: { url?: string }
-  action?: MessageAction
+  type?: 'redirect' | undefined
+  data?: { url?: string } | undefined
+  action?: MessageAction | undefined
 }
 
 /** §2.9 An item of the in-app feed. `P` types the trigger payload. */
@@ -284,30 +284,30 @@ export interface FeedItem<P extends JsonObject = JsonObject> {
   _organizationId: string
   _notificationId: string
   _subscriberId: string
-  _feedId?: string | null
+  _feedId?: string | null | undefined
   _jobId: string
-  createdAt?: string | null
-  updatedAt?: string | null
-  actor?: Actor
-  subscriber?: FeedSubscriber
+  createdAt?: string | null | undefined
+  updatedAt?: string | null | undefined
+  actor?: Actor | undefined
+  subscriber?: FeedSubscriber | undefined
   transactionId: string
-  templateIdentifier?: string | null
-  providerId?: string | null
+  templateIdentifier?: string | null | undefined
+  providerId?: string | null | undefined
   content: string
-  subject?: string | null
+  subject?: string | null | undefined
   channel: Channel
   read: boolean
   seen: boolean
-  deviceTokens?: string[] | null
+  deviceTokens?: string[] | null | undefined
   cta: MessageCta
   status: MessageStatus
-  payload?: P
-  overrides?: JsonObject
+  payload?: P | undefined
+  overrides?: JsonObject | undefined
 }
 
 /** §4.4 */
 export interface FeedPage<P extends JsonObject = JsonObject> {
-  totalCount?: number
+  totalCount?: number | undefined
   hasMore: boolean
   data: FeedItem<P>[]
   pageSize: number
@@ -317,45 +317,45 @@ export interface FeedPage<P extends JsonObject = JsonObject> {
 export interface EmailBlock {
   type: 'button' | 'text'
   content: string
-  url?: string
-  styles?: { textAlign: 'center' | 'left' | 'right' }
+  url?: string | undefined
+  styles?: { textAlign: 'center' | 'left' | 'right' } | undefined
 }
 
 export interface ChannelCredentials {
-  webhookUrl?: string
-  channel?: string
-  deviceTokens?: string[]
-  alertUid?: string
-  title?: string
-  imageUrl?: string
-  state?: string
-  externalUrl?: string
+  webhookUrl?: string | undefined
+  channel?: string | undefined
+  deviceTokens?: string[] | undefined
+  alertUid?: string | undefined
+  title?: string | undefined
+  imageUrl?: string | undefined
+  state?: string | undefined
+  externalUrl?: string | undefined
 }
 
 export interface ChannelSettings {
   /** One of 20 lowercase chat and push provider identifiers. */
   providerId: string
-  integrationIdentifier?: string
+  integrationIdentifier?: string | undefined
   credentials: ChannelCredentials
   _integrationId: string
 }
 
 export interface MessageSubscriber {
-  _id?: string
-  firstName?: string | null
-  lastName?: string | null
-  email?: string | null
-  phone?: string | null
-  avatar?: string | null
-  locale?: string | null
-  channels?: ChannelSettings[]
+  _id?: string | undefined
+  firstName?: string | null | undefined
+  lastName?: string | null | undefined
+  email?: string | null | undefined
+  phone?: string | null | undefined
+  avatar?: string | null | undefined
+  locale?: string | null | undefined
+  channels?: ChannelSettings[] | undefined
   /** @deprecated */
-  topics?: string[]
-  isOnline?: boolean | null
-  lastOnlineAt?: string | null
-  __v?: number
-  data?: JsonObject | null
-  timezone?: string | null
+  topics?: string[] | undefined
+  isOnline?: boolean | null | undefined
+  lastOnlineAt?: string | null | undefined
+  __v?: number | undefined
+  data?: JsonObject | null | undefined
+  timezone?: string | null | undefined
   subscriberId: string
   _organizationId: string
   _environmentId: string
@@ -367,67 +367,67 @@ export interface MessageSubscriber {
 export type DurationUnit = 'seconds' | 'minutes' | 'hours' | 'days' | 'weeks' | 'months'
 
 export interface TimedConfig {
-  atTime?: string
-  weekDays?: Weekday[]
-  monthDays?: string[]
-  ordinal?: '1' | '2' | '3' | '4' | '5' | 'last'
+  atTime?: string | undefined
+  weekDays?: Weekday[] | undefined
+  monthDays?: string[] | undefined
+  ordinal?: '1' | '2' | '3' | '4' | '5' | 'last' | undefined
   ordinalValue?:
     'day' | 'weekday' | 'weekend' | 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
-  monthlyType?: 'each' | 'on'
+  monthlyType?: 'each' | 'on' | undefined
 }
 
 export type StepMetadata =
   | {
       type: 'regular' | 'backoff'
-      amount?: number
-      unit?: DurationUnit
-      digestKey?: string
-      backoff?: boolean
-      backoffAmount?: number
-      backoffUnit?: DurationUnit
-      updateMode?: boolean
+      amount?: number | undefined
+      unit?: DurationUnit | undefined
+      digestKey?: string | undefined
+      backoff?: boolean | undefined
+      backoffAmount?: number | undefined
+      backoffUnit?: DurationUnit | undefined
+      updateMode?: boolean | undefined
     }
   | { type: 'timed'; amount?: number; unit?: DurationUnit; digestKey?: string; timed?: TimedConfig }
   | { type: 'regular'; amount?: number; unit?: DurationUnit }
   | { type: 'scheduled'; delayPath: string }
 
 export interface NotificationStepBase {
-  _id?: string
-  uuid?: string
-  name?: string
-  _templateId?: string
-  active?: boolean
-  shouldStopOnFail?: boolean
+  _id?: string | undefined
+  uuid?: string | undefined
+  name?: string | undefined
+  _templateId?: string | undefined
+  active?: boolean | undefined
+  shouldStopOnFail?: boolean | undefined
   /** Fields not shown by the spec. */
-  template?: JsonObject
-  filters?: StepFilter[]
-  _parentId?: string
-  metadata?: StepMetadata
-  replyCallback?: { active?: boolean; url?: string }
+  template?: JsonObject | undefined
+  filters?: StepFilter[] | undefined
+  _parentId?: string | undefined
+  metadata?: StepMetadata | undefined
+  replyCallback?: { active?: boolean; url?: string } | undefined
 }
 
 export interface NotificationStep extends NotificationStepBase {
-  variants?: NotificationStepBase[]
+  variants?: NotificationStepBase[] | undefined
 }
 
 export interface NotificationTrigger {
   type: 'event'
   identifier: string
   variables: { name: string }[]
-  subscriberVariables?: { name: string }[]
+  subscriberVariables?: { name: string }[] | undefined
 }
 
 export interface NotificationGroup {
-  _id?: string
+  _id?: string | undefined
   name: string
   _environmentId: string
   _organizationId: string
-  _parentId?: string
+  _parentId?: string | undefined
 }
 
 /** The workflow (template) of a message. */
 export interface Workflow {
-  _id?: string
+  _id?: string | undefined
   name: string
   description: string
   active: boolean
@@ -441,52 +441,52 @@ export interface Workflow {
   _environmentId: string
   triggers: NotificationTrigger[]
   _notificationGroupId: string
-  _parentId?: string
+  _parentId?: string | undefined
   deleted: boolean
   deletedAt: string
   deletedBy: string
-  notificationGroup?: NotificationGroup
-  data?: JsonObject
-  workflowIntegrationStatus?: JsonObject
+  notificationGroup?: NotificationGroup | undefined
+  data?: JsonObject | undefined
+  workflowIntegrationStatus?: JsonObject | undefined
 }
 
 /** §2.10 A message as returned by mark-as. */
 export interface Message<P extends JsonObject = JsonObject> {
-  _id?: string
-  _templateId?: string | null
+  _id?: string | undefined
+  _templateId?: string | null | undefined
   _environmentId: string
-  _messageTemplateId?: string | null
+  _messageTemplateId?: string | null | undefined
   _organizationId: string
   _notificationId: string
   _subscriberId: string
-  subscriber?: MessageSubscriber
-  template?: Workflow
-  templateIdentifier?: string
+  subscriber?: MessageSubscriber | undefined
+  template?: Workflow | undefined
+  templateIdentifier?: string | undefined
   createdAt: string
-  deliveredAt?: string[]
-  lastSeenDate?: string
-  lastReadDate?: string
-  content?: EmailBlock[] | string
+  deliveredAt?: string[] | undefined
+  lastSeenDate?: string | undefined
+  lastReadDate?: string | undefined
+  content?: EmailBlock[] | string | undefined
   transactionId: string
-  subject?: string
+  subject?: string | undefined
   channel: Channel
   read: boolean
   seen: boolean
-  snoozedUntil?: string
-  email?: string
-  phone?: string
-  directWebhookUrl?: string
-  providerId?: string
-  deviceTokens?: string[]
-  title?: string
+  snoozedUntil?: string | undefined
+  email?: string | undefined
+  phone?: string | undefined
+  directWebhookUrl?: string | undefined
+  providerId?: string | undefined
+  deviceTokens?: string[] | undefined
+  title?: string | undefined
   cta: MessageCta
-  _feedId?: string | null
+  _feedId?: string | null | undefined
   status: MessageStatus
-  errorId?: string
-  errorText?: string
-  payload?: P
-  overrides?: JsonObject
-  contextKeys?: string[]
+  errorId?: string | undefined
+  errorText?: string | undefined
+  payload?: P | undefined
+  overrides?: JsonObject | undefined
+  contextKeys?: string[] | undefined
 }
 
 export type MarkAs = 'read' | 'seen' | 'unread' | 'unseen'
@@ -504,22 +504,22 @@ export type OrderDirection = 'ASC' | 'DESC'
 
 export interface CursorListParams {
   /** Cursor: the `_id` of the item after which to list. */
-  after?: string
+  after?: string | undefined
   /** Cursor: the `_id` of the item before which to list. */
-  before?: string
+  before?: string | undefined
   /** 1–100, default 10. */
-  limit?: number
-  orderDirection?: OrderDirection
-  orderBy?: '_id'
-  includeCursor?: boolean
+  limit?: number | undefined
+  orderDirection?: OrderDirection | undefined
+  orderBy?: '_id' | undefined
+  includeCursor?: boolean | undefined
 }
 
 export interface TopicSubscriptionsParams extends CursorListParams {
-  subscriberId?: string
+  subscriberId?: string | undefined
 }
 
 export interface SubscriberSubscriptionsParams extends CursorListParams {
-  key?: string
+  key?: string | undefined
 }
 
 /** §4.6 */
@@ -539,13 +539,13 @@ export interface CountedCursorPage<T> extends CursorPage<T> {
 
 export interface FeedParams<P extends JsonObject = JsonObject> {
   /** Zero-based page number. */
-  page?: number
+  page?: number | undefined
   /** 1–100, default 10. */
-  limit?: number
-  read?: boolean
-  seen?: boolean
+  limit?: number | undefined
+  read?: boolean | undefined
+  seen?: boolean | undefined
   /** Partial payload to match; sent as base64 JSON. */
-  payload?: Partial<P> | JsonObject
+  payload?: Partial<P> | JsonObject | undefined
 }
 
 // ---------------------------------------------------------------- §2.12–2.13, §4.8–4.9 triggers
@@ -553,19 +553,19 @@ export interface FeedParams<P extends JsonObject = JsonObject> {
 /** §2.12 */
 export interface SubscriberRecipient {
   subscriberId: string
-  email?: string
-  firstName?: string
-  lastName?: string
-  phone?: string
-  avatar?: string
-  locale?: string
-  data?: Record<string, string>
+  email?: string | undefined
+  firstName?: string | undefined
+  lastName?: string | undefined
+  phone?: string | undefined
+  avatar?: string | undefined
+  locale?: string | undefined
+  data?: Record<string, string> | undefined
   channels?: {
     providerId: string
-    integrationIdentifier?: string
+    integrationIdentifier?: string | undefined
     credentials: { webhookUrl?: string; deviceTokens?: string[] }
   }[]
-  timezone?: string
+  timezone?: string | undefined
 }
 
 /** The second recipient shape: every subscriber of a topic. */
@@ -573,30 +573,30 @@ export interface TopicRecipient {
   type: 'Topic'
   topicKey: string
   /** subscriberIds to leave out. */
-  exclude?: string[]
+  exclude?: string[] | undefined
 }
 
 export type Recipient = string | SubscriberRecipient | TopicRecipient
 
 export interface TenantObject {
   identifier: string
-  name?: string
-  data?: JsonObject
+  name?: string | undefined
+  data?: JsonObject | undefined
 }
 
 export interface TriggerBody<P extends JsonObject = JsonObject> {
   /** Trigger identifier of the workflow. */
   name: string
   to: Recipient | Recipient[]
-  payload?: P
-  overrides?: JsonObject
-  transactionId?: string
-  actor?: string | SubscriberRecipient
-  tenant?: string | TenantObject
+  payload?: P | undefined
+  overrides?: JsonObject | undefined
+  transactionId?: string | undefined
+  actor?: string | SubscriberRecipient | undefined
+  tenant?: string | TenantObject | undefined
 }
 
 export interface BulkTriggerEvent<P extends JsonObject = JsonObject> extends TriggerBody<P> {
-  context?: Record<string, string>
+  context?: Record<string, string> | undefined
 }
 
 export interface BulkTriggerBody<P extends JsonObject = JsonObject> {
@@ -616,8 +616,8 @@ export type TriggerStatus =
 export interface TriggerResult {
   acknowledged: boolean
   status: TriggerStatus
-  error?: string[]
-  transactionId?: string
+  error?: string[] | undefined
+  transactionId?: string | undefined
 }
 
 // ---------------------------------------------------------------- errors (api-decisions)
@@ -630,57 +630,57 @@ export interface ErrorBody {
   message: string
   error: string
   /** 422 only: every bad field by its path. */
-  errors?: Record<string, { messages: string[]; value?: unknown }>
+  errors?: Record<string, { messages: string[]; value?: unknown }> | undefined
   /** 500 only. */
-  errorId?: string
+  errorId?: string | undefined
 }
 
 // ---------------------------------------------------------------- the client contract
 
 /** Options of every call. */
 export interface RequestOptions {
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
   /** Sent as `idempotency-key`; one is generated for every POST and PATCH when absent. */
-  idempotencyKey?: string
+  idempotencyKey?: string | undefined
   /** `false`: one attempt only, for a caller that retries on its own terms. */
-  retry?: false
+  retry?: false | undefined
 }
 
 export interface RetryOptions {
   /** Attempts after the first. @default 2 */
-  retries?: number
+  retries?: number | undefined
   /** First backoff in ms, doubled each time. @default 300 */
-  baseDelay?: number
+  baseDelay?: number | undefined
   /** Longest wait in ms, Retry-After included. @default 5000 */
-  maxDelay?: number
+  maxDelay?: number | undefined
 }
 
 export interface InboxClientOptions {
   /** The service's base address, e.g. `https://api.example.com` or `/api` for a proxy. */
   baseUrl: string
   /** Sends `Authorization: ApiKey <key>`. Server side only: never ship a secret key to a browser. */
-  apiKey?: string
+  apiKey?: string | undefined
   /** Extra headers sent with every request. */
-  headers?: Record<string, string>
+  headers?: Record<string, string> | undefined
   /** Headers computed per request (a session token, for example). */
-  getHeaders?: () => Record<string, string> | Promise<Record<string, string>>
+  getHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined
   /** @default globalThis.fetch */
-  fetch?: typeof fetch
+  fetch?: typeof fetch | undefined
   /** Per-attempt timeout in ms. @default 15000 */
-  timeout?: number
+  timeout?: number | undefined
   /** `false` turns retries off. */
-  retry?: RetryOptions | false
+  retry?: RetryOptions | false | undefined
   /**
    * Called once when a request is answered 401, before it is sent once more with fresh headers: forget a
    * cached token here (a `createTokenAuth` helper's `invalidate`). The request is repeated only when
    * this or `getHeaders` is given.
    */
-  onUnauthorized?: () => void | Promise<void>
+  onUnauthorized?: (() => void | Promise<void>) | undefined
   /**
    * The subscriber this client serves, kept in `client.options` for code that is handed only the client.
    * The methods do not read it: each subscriber-scoped method takes its id explicitly.
    */
-  subscriberId?: string
+  subscriberId?: string | undefined
 }
 
 /** One typed method per operation of the API. */

@@ -12,9 +12,9 @@ export interface TokenAuthOptions {
    */
   fetchToken: () => Promise<FetchedToken>
   /** How long before expiry a new token is fetched, in ms; at most half the token's lifetime is used. @default 60000 */
-  refreshMargin?: number
+  refreshMargin?: number | undefined
   /** Clock in ms since the epoch. @default Date.now */
-  now?: () => number
+  now?: (() => number) | undefined
 }
 
 /** Bearer-token headers for `InboxProvider`'s (or the client's) `getHeaders`. */

@@ -13,11 +13,11 @@ export interface Flags {
 /** Which items a list holds (the feed's filters without the page size). */
 export interface FeedFilter {
   /** `false`: unread only, `true`: read only, absent: both. */
-  read?: boolean
+  read?: boolean | undefined
   /** `false`: unseen only, `true`: seen only, absent: both. */
-  seen?: boolean
+  seen?: boolean | undefined
   /** A subset of the payload every item must match. */
-  payload?: JsonObject
+  payload?: JsonObject | undefined
 }
 
 /** The flags an item has after `markAs`, as the service applies it ("mark all" uses `read` or `seen`). */

@@ -6,9 +6,9 @@ import { useInboxScope } from '../provider/context'
 /** Options of {@link useCounts}: which counts to load (each costs one small request). */
 export interface UseCountsOptions {
   /** @default true */
-  unread?: boolean
+  unread?: boolean | undefined
   /** @default true */
-  unseen?: boolean
+  unseen?: boolean | undefined
 }
 
 /** What {@link useCounts} returns. */

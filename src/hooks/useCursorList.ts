@@ -10,8 +10,8 @@ import type { CursorPage } from '../api/types'
 
 /** Where a cursor list stands. */
 export interface CursorPosition {
-  after?: string
-  before?: string
+  after?: string | undefined
+  before?: string | undefined
 }
 
 /** A page of a cursor-paginated list with moves both ways. */
@@ -31,9 +31,9 @@ export interface CursorListResult<T> {
   isFetching: boolean
   error: Error | null
   /** All matching items, where the API counts them (topic lists). */
-  totalCount?: number
+  totalCount?: number | undefined
   /** `totalCount` stopped counting at its cap. */
-  totalCountCapped?: boolean
+  totalCountCapped?: boolean | undefined
 }
 
 /**

@@ -10,15 +10,15 @@ import { useInboxScope } from '../provider/context'
 /** Options of {@link useFeed}. */
 export interface UseFeedOptions<P extends JsonObject = JsonObject> {
   /** `false`: unread only; `true`: read only. @default undefined (both) */
-  read?: boolean
+  read?: boolean | undefined
   /** `false`: unseen only; `true`: seen only. @default undefined (both) */
-  seen?: boolean
+  seen?: boolean | undefined
   /** Only items whose payload contains this (every leaf equal). */
-  payload?: Partial<P> | JsonObject
+  payload?: Partial<P> | JsonObject | undefined
   /** Items per page, 1–100. @default 20 */
-  limit?: number
+  limit?: number | undefined
   /** `false` holds the request (the provider's `enabled` must be true as well). @default true */
-  enabled?: boolean
+  enabled?: boolean | undefined
 }
 
 /** What {@link useFeed} returns. */
@@ -44,7 +44,7 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
   /** Loads the counts, every list and whatever failed again, shows them together, and ends any backoff. */
   refetch: () => Promise<void>
   /** Items matching the filters, as the service counted them (when it says). */
-  totalCount?: number
+  totalCount?: number | undefined
 }
 
 /**

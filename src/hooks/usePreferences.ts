@@ -9,15 +9,15 @@ import { useInboxScope } from '../provider/context'
 /** Options of {@link usePreferences}. */
 export interface UsePreferencesOptions {
   /** Which workflows to list. @default 'nonCritical' */
-  criticality?: Criticality
+  criticality?: Criticality | undefined
   /** @default true */
-  enabled?: boolean
+  enabled?: boolean | undefined
 }
 
 /** What {@link usePreferences} returns. */
 export interface UsePreferencesResult {
   /** The preferences, with updates on their way applied. */
-  data?: Preferences
+  data?: Preferences | undefined
   isLoading: boolean
   error: Error | null
   refetch: () => Promise<void>

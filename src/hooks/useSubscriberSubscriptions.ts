@@ -6,11 +6,11 @@ import { useCursorList, type CursorListResult } from './useCursorList'
 /** Options of {@link useSubscriberSubscriptions}. */
 export interface UseSubscriberSubscriptionsOptions {
   /** Only the subscription to the topic with this key. */
-  key?: string
+  key?: string | undefined
   /** Items per page, 1–100. @default 10 */
-  limit?: number
+  limit?: number | undefined
   /** @default true */
-  enabled?: boolean
+  enabled?: boolean | undefined
 }
 
 /**

@@ -15,66 +15,66 @@ export interface InboxProviderProps {
    * Address of the service, or of a proxy in front of it (e.g. `/api/inbox`). Ignored when `client` is given.
    * @default '' (the page's own origin)
    */
-  baseUrl?: string
+  baseUrl?: string | undefined
   /** Sends `Authorization: ApiKey <key>`. Only for trusted environments: a browser should talk to a proxy. */
-  apiKey?: string
+  apiKey?: string | undefined
   /** Extra headers sent with every request; read on each request, so a new object needs no new client. */
-  headers?: Record<string, string>
+  headers?: Record<string, string> | undefined
   /** Headers computed per request, e.g. a session token that may be refreshed. */
-  getHeaders?: () => Record<string, string> | Promise<Record<string, string>>
+  getHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined
   /** The `fetch` to use. @default globalThis.fetch */
-  fetch?: typeof fetch
+  fetch?: typeof fetch | undefined
   /** A ready client; replaces `baseUrl`, `apiKey`, `headers`, `getHeaders` and `fetch`. */
-  client?: SubscriberClient | InboxClient
+  client?: SubscriberClient | InboxClient | undefined
   /**
    * A QueryClient for the inbox's data. By default the provider creates its own, so the app's own
    * React Query setup is never touched.
    */
-  queryClient?: QueryClient
+  queryClient?: QueryClient | undefined
   /**
    * How often to look for new notifications, in ms, instead of the adaptive default (10 s while a tab of
    * the app is focused, 30 s while one is visible, never while all are hidden or offline, and a minute
    * while the proxy's event stream is open); `0` turns polling off. One tab per browser profile looks
    * and tells the others.
    */
-  pollInterval?: number
+  pollInterval?: number | undefined
   /**
    * A token helper (`createTokenAuth`): its headers go with every request, and on a 401 it is asked once
    * for a fresh token before the request is repeated. Use instead of `getHeaders`.
    */
-  auth?: { getHeaders(): Promise<Record<string, string>> | Record<string, string>; invalidate?(): void }
+  auth?: { getHeaders(): Promise<Record<string, string>> | Record<string, string>; invalidate?(): void } | undefined
   /** Called once per new notification per browser profile (not once per tab), with the new items. */
-  onNotification?: (items: FeedItem[]) => void
+  onNotification?: ((items: FeedItem[]) => void) | undefined
   /** Called when the service refuses the credentials even after fresh ones were asked for (signed out). */
-  onAuthError?: (error: Error) => void
+  onAuthError?: ((error: Error) => void) | undefined
   /** Shows the unread count on the installed app's icon (`navigator.setAppBadge`) where the browser can. @default false */
-  appBadge?: boolean
+  appBadge?: boolean | undefined
   /**
    * Reads the proxy's event stream (`inbox-kit/proxy` with `events`) when it offers one.
    * @default true; false with `apiKey` (the API itself has no event stream)
    */
-  stream?: boolean
+  stream?: boolean | undefined
   /** BCP 47 locale of dates, numbers and plural forms. @default `messages.lang`, else 'en' */
-  locale?: string
+  locale?: string | undefined
   /**
    * The strings: a locale from `inbox-kit/locales/<code>` (`import { de } from 'inbox-kit/locales/de'`),
    * overrides of some strings, or both (`{ ...de, inboxTitle: 'Mitteilungen' }`). @default English
    */
-  messages?: Partial<InboxMessages>
+  messages?: Partial<InboxMessages> | undefined
   /** @default 'light' */
-  theme?: InboxTheme
+  theme?: InboxTheme | undefined
   /**
    * `false` makes the provider wait: no request until it becomes `true` (e.g. until a token is ready).
    * @default true
    */
-  enabled?: boolean
+  enabled?: boolean | undefined
   /**
    * Data loaded on the server (`dehydrate(queryClient)` after `prefetchInbox` from `inbox-kit/server`);
    * the first render uses it and no request repeats it. Its successful queries are taken (what `dehydrate`
    * gives by default); any other is fetched in the browser.
    */
-  initialState?: DehydratedState
-  children?: ReactNode
+  initialState?: DehydratedState | undefined
+  children?: ReactNode | undefined
 }
 
 /**

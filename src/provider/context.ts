@@ -32,9 +32,9 @@ export interface InboxScope {
   /** The provider's `messages`. */
   messages: Partial<InboxMessages> | undefined
   /** Every string, English with `messages` on top: made by the first component that needs them. */
-  m?: InboxMessages
+  m?: InboxMessages | undefined
   /** The strings of what renders from the first paint, likewise. */
-  core?: CoreMessages
+  core?: CoreMessages | undefined
   /** The colour scheme the components draw in, `system` resolved. */
   scheme: 'light' | 'dark'
   /** `false` while the provider waits: no request is made. */

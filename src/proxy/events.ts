@@ -119,18 +119,18 @@ const MAX_MESSAGE_IDS = 1000
 /** Options of {@link createMemoryBroker}. */
 export interface MemoryBrokerOptions {
   /** Events kept per subscriber for `Last-Event-ID` resumes; an older id gets `reset`. @default 50 */
-  bufferSize?: number
+  bufferSize?: number | undefined
   /** How long the buffer of a subscriber with no new event is kept; an id older than this gets `reset`. @default 3600000 */
-  ttlMs?: number
+  ttlMs?: number | undefined
   /**
    * Most subscribers whose buffers are kept; past it, the buffer that went longest without an event is dropped,
    * and a resume from before its last event gets `reset`. About 100 bytes an event. @default 10000
    */
-  maxSubscribers?: number
+  maxSubscribers?: number | undefined
   /** Most webhook ids remembered for replay protection; past it, the oldest are forgotten. @default 100000 */
-  maxClaims?: number
+  maxClaims?: number | undefined
   /** Clock in ms since the epoch. @default Date.now */
-  now?: () => number
+  now?: (() => number) | undefined
 }
 
 interface Buffer {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 /** A Node request as node:http, Express and Connect hand it over. */
 export interface NodeRequest extends IncomingMessage {
   /** Express keeps the full URL here when the handler is mounted under a path. */
-  originalUrl?: string
+  originalUrl?: string | undefined
   /** Set when a body parser already consumed the stream. */
   body?: unknown
 }

@@ -23,14 +23,14 @@ export interface InboxProxyOptions<C = unknown> {
    */
   authenticate: (request: Request, context: C | undefined) => AuthenticateResult | Promise<AuthenticateResult>
   /** Largest request body accepted, in bytes (→ 413). @default 65536 */
-  maxBodyBytes?: number
+  maxBodyBytes?: number | undefined
   /** Path the proxy is mounted under, e.g. `/api/inbox`; the part after it is the API path. @default '' */
-  basePath?: string
+  basePath?: string | undefined
   /**
    * Milliseconds to wait for the request body (→ 408, so a client that never finishes sending does not hold
    * the request open), and then again for the service (→ 504) or the event broker (→ 503). @default 30000
    */
-  timeout?: number
+  timeout?: number | undefined
   /**
    * Requests each subscriber may make at once and per `windowMs` (→ 429 with `Retry-After`), so that one
    * signed-in user cannot spend the rate limit of the API key every subscriber shares. Refused requests,
@@ -40,11 +40,11 @@ export interface InboxProxyOptions<C = unknown> {
    * outage of a shared store does not take the inbox down with it. `false` turns the limit off.
    * @default { limit: 600, windowMs: 60000, store: createMemoryRateLimitStore() }
    */
-  rateLimit?: (RateLimitRule & { store?: RateLimitStore }) | false
+  rateLimit?: (RateLimitRule & { store?: RateLimitStore }) | false | undefined
   /** @default globalThis.fetch */
-  fetch?: typeof fetch
+  fetch?: typeof fetch | undefined
   /** Turns on the event stream (`GET {basePath}/events`) and the ways events come in; see {@link InboxEventsOptions}. */
-  events?: InboxEventsOptions
+  events?: InboxEventsOptions | undefined
 }
 
 /** Who `authenticate` found: a subscriberId, or one with the expiry of its credential, or nobody. */
@@ -69,24 +69,24 @@ export interface InboxEventsOptions {
    * The secret the service signs its webhooks with (`whsec_` and base64, as Standard Webhooks has it); several
    * while one replaces another. Without it the webhook route is not served, and only `notify` publishes.
    */
-  webhookSecret?: string | readonly string[]
+  webhookSecret?: string | readonly string[] | undefined
   /**
    * Carries events to the streams and keeps what resumes need. The default serves one process; an app with
    * several instances passes one shared by all (`createRedisBroker` from `inbox-kit/proxy/redis`).
    * @default createMemoryBroker()
    */
-  broker?: InboxEventBroker
+  broker?: InboxEventBroker | undefined
   /** Milliseconds between heartbeat comments, so idle connections are not closed by proxies on the way. @default 25000 */
-  heartbeatMs?: number
+  heartbeatMs?: number | undefined
   /** The `retry:` hint: milliseconds a client waits before reconnecting. @default 3000 */
-  retryMs?: number
+  retryMs?: number | undefined
   /**
    * Streams one subscriber may hold open on this instance; a new one past it closes that subscriber's oldest,
    * which is more likely a tab left behind or a connection that died without a word. @default 5
    */
-  maxStreamsPerSubscriber?: number
+  maxStreamsPerSubscriber?: number | undefined
   /** Bytes queued for a client that does not read before its stream is closed (it resumes from its last id). @default 65536 */
-  maxQueuedBytes?: number
+  maxQueuedBytes?: number | undefined
 }
 
 /** Standard Webhooks' tolerance: a timestamp further off is refused, so a webhook-id needs remembering this long each way. */

@@ -40,7 +40,7 @@ export interface MemoryRateLimitStoreOptions {
    * half are dropped even when not yet full, so those subscribers start again with a full allowance.
    * About 130 bytes a bucket for 24-character subscriberIds. @default 100000
    */
-  maxKeys?: number
+  maxKeys?: number | undefined
 }
 
 /** The in-memory store, with `size` for tests and measurements. */

@@ -27,17 +27,17 @@ export interface RedisBrokerOptions {
   /** A second connected client, used only to subscribe (Redis keeps a subscribing connection for that). */
   subscriber: RedisSubscriberClient
   /** Start of every key and channel name, so that several apps can share one Redis. @default 'inbox-kit' */
-  prefix?: string
+  prefix?: string | undefined
   /** Events kept per subscriber for `Last-Event-ID` resumes; an older id gets `reset`. @default 50 */
-  bufferSize?: number
+  bufferSize?: number | undefined
   /** How long a subscriber's buffer outlives its last event; an id older than this gets `reset`. @default 3600000 */
-  ttlMs?: number
+  ttlMs?: number | undefined
 }
 
 /** A Lua script, loaded once and then called by its digest. */
 interface Script {
   source: string
-  sha?: Promise<string>
+  sha?: Promise<string> | undefined
 }
 
 /** Runs `script`, loading it again when Redis has forgotten it (a restart, SCRIPT FLUSH). */
@@ -243,7 +243,7 @@ export interface RedisRateLimitStoreOptions {
   /** A connected client (it may be the broker's). */
   client: RedisCommandClient
   /** Start of every key name. @default 'inbox-kit' */
-  prefix?: string
+  prefix?: string | undefined
 }
 
 /**

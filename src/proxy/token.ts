@@ -28,13 +28,13 @@ export interface CreateSubscriberTokenOptions {
   /** Lifetime in seconds. Keep it short (minutes); the browser helper fetches a new one before it runs out. */
   expiresIn: number
   /** Clock in ms since the epoch. @default Date.now */
-  now?: () => number
+  now?: (() => number) | undefined
 }
 
 /** Options of {@link verifySubscriberToken}. */
 export interface VerifySubscriberTokenOptions {
   /** Clock in ms since the epoch. @default Date.now */
-  now?: () => number
+  now?: (() => number) | undefined
 }
 
 /** A verified token: who it speaks for and until when. */

@@ -175,6 +175,8 @@ export function writeTypesApp(dir: string, entries: Entry[]): void {
             moduleResolution,
             jsx: 'react-jsx',
             strict: true,
+            // Stricter than strict: an optional prop given undefined must say it takes it.
+            exactOptionalPropertyTypes: true,
             skipLibCheck: false,
             noEmit: true,
             types: ['node'],
@@ -207,7 +209,13 @@ export const app = (
   </InboxProvider>
 )
 
-const client = createInboxClient({ baseUrl: 'https://api.example.com', apiKey: 'key' })
+// Values that may be undefined, passed as they are (under exactOptionalPropertyTypes).
+declare const maybe: { key?: string; open?: boolean; onOpenChange?: (open: boolean) => void }
+export const loose = (
+  <Inbox subscriberId="${SUBSCRIBER_ID}" apiKey={maybe.key} open={maybe.open} onOpenChange={maybe.onOpenChange} messages={undefined} />
+)
+
+const client = createInboxClient({ baseUrl: 'https://api.example.com', apiKey: process.env.INBOX_API_KEY })
 export const first: Promise<FeedItem | undefined> = client.getFeed('${SUBSCRIBER_ID}').then((page) => page.data[0])
 export const proxy: (request: Request) => Promise<Response> = createInboxProxy({
   upstreamUrl: 'https://api.example.com',

@@ -20,15 +20,15 @@ export interface BellRenderProps {
 /** Props of {@link Bell}; the rest lands on the `<button>`. */
 export interface BellProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children'> {
   /** Count shown in the badge and the button's name. @default 'unseen' */
-  countKind?: CountKind
+  countKind?: CountKind | undefined
   /** Whether the popover the Bell controls is open (sets `aria-expanded`). @default false */
-  open?: boolean
+  open?: boolean | undefined
   /** Puts the count in `document.title`, e.g. "(3) My app". @default false */
-  titleCount?: boolean
+  titleCount?: boolean | undefined
   /** Replaces the icon and badge; the button, its name and its state stay. */
-  renderBell?: (props: BellRenderProps) => ReactNode
+  renderBell?: ((props: BellRenderProps) => ReactNode) | undefined
   /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 /**

@@ -36,27 +36,27 @@ export interface FeedProps<P extends JsonObject = JsonObject> extends Omit<
   'children' | 'onClick' | 'onSelect'
 > {
   /** Which items to list. @default {} (all) */
-  filter?: FeedFilter
+  filter?: FeedFilter | undefined
   /** Page size. @default 20 */
-  limit?: number
+  limit?: number | undefined
   /** Replaces each item's content; the article keeps its click, keyboard and read behaviour. */
-  renderItem?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  renderItem?: ((item: FeedItem<P>, helpers: ItemHelpers) => ReactNode) | undefined
   /** Replaces the empty state. */
-  renderEmpty?: () => ReactNode
+  renderEmpty?: (() => ReactNode) | undefined
   /** Replaces the error state. */
-  renderError?: (error: unknown, retry: () => void) => ReactNode
+  renderError?: ((error: unknown, retry: () => void) => ReactNode) | undefined
   /** Replaces the loading skeleton. */
-  renderLoading?: () => ReactNode
+  renderLoading?: (() => ReactNode) | undefined
   /** See {@link NavigateHandler}. */
-  onNavigate?: NavigateHandler<P>
+  onNavigate?: NavigateHandler<P> | undefined
   /** See {@link ActionHandler}. */
-  onAction?: ActionHandler<P>
+  onAction?: ActionHandler<P> | undefined
   /** Runs first when an item is clicked; `preventDefault()` keeps it unread. */
-  onItemClick?: (item: FeedItem<P>, event: MouseEvent<HTMLElement>) => void
+  onItemClick?: ((item: FeedItem<P>, event: MouseEvent<HTMLElement>) => void) | undefined
   /** Marks the items that come into view as seen. @default false */
-  markSeenOnView?: boolean
+  markSeenOnView?: boolean | undefined
   /** Day headers (Today, Yesterday, dates) when grouping by day. @default true */
-  groupByDay?: boolean
+  groupByDay?: boolean | undefined
   /**
    * How items are grouped: `'day'` puts day headers between them; a payload key or a function giving an item's
    * thread key gathers items of one key into a thread (its newest item, "Show N more", one "mark as read" for
@@ -65,31 +65,31 @@ export interface FeedProps<P extends JsonObject = JsonObject> extends Omit<
    */
   groupBy?: 'day' | (string & {}) | ((item: FeedItem<P>) => string | null | undefined)
   /** Renders an item's body (its `content` when it has a subject), e.g. as Markdown; text by default. */
-  renderBody?: (item: FeedItem<P>) => ReactNode
+  renderBody?: ((item: FeedItem<P>) => ReactNode) | undefined
   /** The selected item: it gets `aria-current` (the page layout's detail pane shows it). */
-  selectedId?: string | null
+  selectedId?: string | null | undefined
   /** Makes items selectable: a click or Enter on an item selects it (and marks it read) instead of following its link. */
-  onSelect?: (item: FeedItem<P>) => void
+  onSelect?: ((item: FeedItem<P>) => void) | undefined
   /** Height assumed for an item before it is measured, in px. @default 88 */
-  estimateSize?: number
+  estimateSize?: number | undefined
   /** Rows rendered beyond each edge of the viewport. @default 4 */
-  overscan?: number
+  overscan?: number | undefined
   /** Viewport size used until the scroller has a layout (server render, tests). */
-  initialRect?: ViewportRect
+  initialRect?: ViewportRect | undefined
   /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
   /** Which empty message to show for the built-in tabs. */
-  emptyVariant?: 'all' | 'unread'
+  emptyVariant?: 'all' | 'unread' | undefined
 }
 
 /** A row of the list: a day's header (its `label`), or an item (a thread's newest: with the thread and its key). */
 interface Row<P extends JsonObject> {
   key: string
-  label?: string
-  item?: FeedItem<P>
-  thread?: FeedItem<P>[]
-  group?: string
-  child?: boolean
+  label?: string | undefined
+  item?: FeedItem<P> | undefined
+  thread?: FeedItem<P>[] | undefined
+  group?: string | undefined
+  child?: boolean | undefined
 }
 
 const HEADER_SIZE = 36

@@ -15,9 +15,9 @@ export interface VirtualRowsOptions {
   /** Height in px assumed until a row is measured. */
   estimateSize: (index: number) => number
   /** Rows rendered beyond each edge of the viewport. @default 4 */
-  overscan?: number
+  overscan?: number | undefined
   /** Viewport used while the element reports no size. @default { width: 400, height: 600 } */
-  initialRect?: ViewportRect
+  initialRect?: ViewportRect | undefined
 }
 
 /**

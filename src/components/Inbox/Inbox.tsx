@@ -26,26 +26,26 @@ export type { InboxPlacement } from './root'
 export interface InboxViewProps<P extends JsonObject = JsonObject>
   extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onChange'>, InboxPanelProps<P> {
   /** Controlled open state of the popover. */
-  open?: boolean
+  open?: boolean | undefined
   /** Initial open state when uncontrolled. @default false */
-  defaultOpen?: boolean
+  defaultOpen?: boolean | undefined
   /** Called with the next open state. */
-  onOpenChange?: (open: boolean) => void
+  onOpenChange?: ((open: boolean) => void) | undefined
   /** @default 'bottom-end' */
-  placement?: InboxPlacement
+  placement?: InboxPlacement | undefined
   /** Count on the Bell. @default 'unseen' */
-  countKind?: CountKind
+  countKind?: CountKind | undefined
   /** Puts the count in `document.title`. @default false */
-  titleCount?: boolean
+  titleCount?: boolean | undefined
   /** Replaces the Bell's icon and badge. */
-  renderBell?: (props: BellRenderProps) => ReactNode
+  renderBell?: ((props: BellRenderProps) => ReactNode) | undefined
   /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
   /**
    * Shows a toast for each notification that arrives while the app is open (in the focused tab only);
    * its "Open" opens this inbox. `true`, or the `Toaster`'s props. @default false
    */
-  toasts?: boolean | Omit<ToasterProps, 'onOpen'>
+  toasts?: boolean | Omit<ToasterProps, 'onOpen'> | undefined
 }
 
 /** Props of {@link Inbox}: the inbox UI plus, when `subscriberId` is given, those of its own provider. */
@@ -173,7 +173,7 @@ function LazyToaster(props: ToasterProps): ReactElement | null {
 /** A module fetched on demand; `module` is set once it is there. */
 interface Loader<T> {
   load: () => Promise<T>
-  module?: T
+  module?: T | undefined
 }
 
 function loader<T>(load: () => Promise<T>): Loader<T> {

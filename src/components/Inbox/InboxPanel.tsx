@@ -23,35 +23,35 @@ const preload = () => void loadSettings().catch(() => {})
 /** What the feed and settings views of every inbox shape (popover, inline, page) take. */
 export interface InboxPanelProps<P extends JsonObject = JsonObject> {
   /** Marks the items in view as seen. @default true */
-  markSeenOnOpen?: boolean
+  markSeenOnOpen?: boolean | undefined
   /** Tabs after "All" and "Unread", each a feed filter. */
-  tabs?: InboxTab[]
+  tabs?: InboxTab[] | undefined
   /** Shows the settings button and the settings view. @default true */
-  showPreferences?: boolean
+  showPreferences?: boolean | undefined
   /**
    * More of the settings view, below the preferences: `<TopicSubscriptions />` lists the subscriber's topics
    * there (an inbox without it does not load its code).
    * @example <Inbox settings={<TopicSubscriptions />} />
    */
-  settings?: ReactNode
+  settings?: ReactNode | undefined
   /** Replaces each item's content (click, keyboard and read stay wired). */
-  renderItem?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  renderItem?: ((item: FeedItem<P>, helpers: ItemHelpers) => ReactNode) | undefined
   /** Renders an item's body (its `content` when it has a subject), e.g. as Markdown; text by default. */
-  renderBody?: FeedProps<P>['renderBody']
+  renderBody?: FeedProps<P>['renderBody'] | undefined
   /** Replaces the empty state. */
-  renderEmpty?: () => ReactNode
+  renderEmpty?: (() => ReactNode) | undefined
   /** Groups the feed: by `'day'`, a payload key, or a function giving each item's thread key. @default 'day' */
-  groupBy?: FeedProps<P>['groupBy']
+  groupBy?: FeedProps<P>['groupBy'] | undefined
   /** See {@link NavigateHandler}. */
-  onNavigate?: NavigateHandler<P>
+  onNavigate?: NavigateHandler<P> | undefined
   /** See {@link ActionHandler}. */
-  onAction?: ActionHandler<P>
+  onAction?: ActionHandler<P> | undefined
   /** Runs first when an item is clicked; `preventDefault()` keeps it unread. */
-  onItemClick?: FeedProps<P>['onItemClick']
+  onItemClick?: FeedProps<P>['onItemClick'] | undefined
   /** Feed page size. @default 20 */
-  limit?: number
+  limit?: number | undefined
   /** Viewport size of the feed until it has a layout (server render, tests). */
-  feedInitialRect?: ViewportRect
+  feedInitialRect?: ViewportRect | undefined
 }
 
 /**

@@ -7,5 +7,5 @@ export interface InboxTab {
   label: string
   filter: FeedFilter
   /** A count shown beside the label ("99+" above 99). */
-  count?: string
+  count?: string | undefined
 }

@@ -79,12 +79,12 @@ function Slot({
 /** Props of {@link InboxContent}; the rest lands on the dialog `<div>`. */
 export interface InboxContentProps extends HTMLAttributes<HTMLDivElement> {
   /** @default 'bottom-end' */
-  placement?: InboxPlacement
+  placement?: InboxPlacement | undefined
   /**
    * Renders the popover at the end of `document.body` (or into the element given), placed at its trigger,
    * so that no `overflow: hidden` ancestor clips it. After hydration only. @default false
    */
-  portal?: boolean | Element
+  portal?: boolean | Element | undefined
 }
 
 /**
@@ -200,7 +200,7 @@ function InPortal({ container, children }: { container?: Element; children: Reac
 /** Props of {@link InboxHeader}; the rest lands on its `<div>`. */
 export interface InboxHeaderProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'> {
   /** The heading that names the popover or region; `null` for none. @default the "Notifications" string */
-  title?: ReactNode
+  title?: ReactNode | undefined
 }
 
 /** The top bar: the heading that names the popover (or inline inbox), then your actions. */

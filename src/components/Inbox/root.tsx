@@ -51,13 +51,13 @@ export function useMergedRef<T>(...refs: (Ref<T> | undefined)[]): (node: T | nul
 /** Props of {@link InboxRoot}; the rest lands on its `<div>`. */
 export interface InboxRootProps extends HTMLAttributes<HTMLDivElement> {
   /** Controlled open state. */
-  open?: boolean
+  open?: boolean | undefined
   /** Initial open state when uncontrolled (honoured by a server render too). @default false */
-  defaultOpen?: boolean
+  defaultOpen?: boolean | undefined
   /** Called with the next open state. */
-  onOpenChange?: (open: boolean) => void
+  onOpenChange?: ((open: boolean) => void) | undefined
   /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 /** An inbox root's state: what its parts read from context, its strings and classes, its live region. */
@@ -137,8 +137,8 @@ export interface InboxTriggerProps extends BellProps {
    * its accessible name ("Inbox, 3 unseen") and focus back when the popover closes.
    * @default false
    */
-  asChild?: boolean
-  children?: ReactNode
+  asChild?: boolean | undefined
+  children?: ReactNode | undefined
 }
 
 /** What a trigger puts on its element, given its root's state and its ref. */

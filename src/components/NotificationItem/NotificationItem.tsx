@@ -45,19 +45,19 @@ export interface NotificationItemProps<P extends JsonObject = JsonObject> extend
   /** The feed item to show. */
   item: FeedItem<P>
   /** See {@link NavigateHandler}. */
-  onNavigate?: NavigateHandler<P>
+  onNavigate?: NavigateHandler<P> | undefined
   /** See {@link ActionHandler}. */
-  onAction?: ActionHandler<P>
+  onAction?: ActionHandler<P> | undefined
   /** Replaces the item's content while the article keeps its click, keyboard and read behaviour. */
-  render?: (item: FeedItem<P>, helpers: ItemHelpers) => ReactNode
+  render?: ((item: FeedItem<P>, helpers: ItemHelpers) => ReactNode) | undefined
   /** Renders the body (the `content` when there is a subject), e.g. as Markdown; text by default. */
-  renderBody?: (item: FeedItem<P>) => ReactNode
+  renderBody?: ((item: FeedItem<P>) => ReactNode) | undefined
   /** Replaces what a click or Enter does (follow the link): called with the item, which is marked read too. */
-  onOpen?: (item: FeedItem<P>) => void
+  onOpen?: ((item: FeedItem<P>) => void) | undefined
   /** Shown at the end of the item (a thread's controls, in the Feed). */
-  footer?: ReactNode
+  footer?: ReactNode | undefined
   /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 /** The dot of the "mark as unread" envelope. */

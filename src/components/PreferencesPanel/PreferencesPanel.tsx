@@ -15,11 +15,11 @@ import { formatClock, to12h, to24h, weekdayName } from './schedule'
 /** Props of {@link PreferencesPanel}; the rest lands on its root `<div>`. */
 export interface PreferencesPanelProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   /** Lists the critical workflows, locked. @default true */
-  showCritical?: boolean
+  showCritical?: boolean | undefined
   /** Shows the weekly delivery schedule. @default true */
-  showSchedule?: boolean
+  showSchedule?: boolean | undefined
   /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 const DEFAULT_HOURS: TimeRange = { start: '09:00 AM', end: '05:00 PM' }

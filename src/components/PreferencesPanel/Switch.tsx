@@ -14,10 +14,10 @@ export function Switch({
 }: {
   label: ReactNode
   checked: boolean
-  disabled?: boolean
+  disabled?: boolean | undefined
   onChange: (checked: boolean) => void
-  describedBy?: string
-  pending?: boolean
+  describedBy?: string | undefined
+  pending?: boolean | undefined
   c: Part
 }): ReactElement {
   const id = useId()

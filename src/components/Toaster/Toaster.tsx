@@ -11,15 +11,15 @@ import { Avatar } from '../NotificationItem/Avatar'
 /** Props of {@link Toaster}; the rest lands on its `<section>`. */
 export interface ToasterProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
   /** How long a toast stays, in ms, while neither hovered nor focused. @default 6000 */
-  duration?: number
+  duration?: number | undefined
   /** Most toasts shown at once; older ones go first. @default 3 */
-  max?: number
+  max?: number | undefined
   /** Opens a notification (the toast's "Open" button); the toast closes and the item is marked read. */
-  onOpen?: (item: FeedItem) => void
+  onOpen?: ((item: FeedItem) => void) | undefined
   /** Corner of the screen (logical: `end` is the right in LTR). @default 'bottom-end' */
-  position?: 'top-start' | 'top-end' | 'bottom-start' | 'bottom-end'
+  position?: 'top-start' | 'top-end' | 'bottom-start' | 'bottom-end' | undefined
   /** Drops the kit's visual rules. */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 interface Toast {

@@ -10,13 +10,13 @@ import { useUI } from '../internal/ui'
 /** Props of {@link TopicSubscriptions}; the rest lands on its root `<section>`. */
 export interface TopicSubscriptionsProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
   /** Page size. @default 10 */
-  limit?: number
+  limit?: number | undefined
   /** Only the subscription to this topic key. */
-  topicKey?: string
+  topicKey?: string | undefined
   /** Replaces how one subscription is shown. */
-  renderTopic?: (subscription: TopicSubscription) => ReactNode
+  renderTopic?: ((subscription: TopicSubscription) => ReactNode) | undefined
   /** Drops the kit's visual rules (when used outside an `<Inbox>`). */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 /**

@@ -8,7 +8,7 @@ export type DismissReason = 'escape' | 'outside' | 'focus-outside'
 /** Options of {@link useDismissableLayer}. */
 export interface DismissableLayerOptions {
   /** Listens only while true. @default true */
-  enabled?: boolean
+  enabled?: boolean | undefined
   /**
    * Called when the layer should close: Escape pressed inside it, a pointer pressed outside it, or focus
    * moved outside it. `event.preventDefault()` in here keeps it open.
@@ -61,11 +61,11 @@ export function useDismissableLayer(ref: RefObject<HTMLElement | null>, options:
 /** Options of {@link useFocusScope}. */
 export interface FocusScopeOptions {
   /** Active only while true. @default true */
-  enabled?: boolean
+  enabled?: boolean | undefined
   /** Keeps Tab and Shift+Tab inside, wrapping at both ends. @default true */
-  trapped?: boolean
+  trapped?: boolean | undefined
   /** Focuses the container when the scope starts (give it `tabIndex={-1}`). @default true */
-  autoFocus?: boolean
+  autoFocus?: boolean | undefined
 }
 
 /**

@@ -86,7 +86,7 @@ export function Skeleton({
   label: string
   rows: number
   lines: number
-  avatar?: boolean
+  avatar?: boolean | undefined
 }): ReactElement {
   return (
     <div {...c('inbox-feed__skeleton')} role="status" aria-busy="true">
@@ -117,12 +117,12 @@ export function StateMessage({
 }: {
   c: ClassNames
   state: 'empty' | 'error'
-  icon?: ReactNode
+  icon?: ReactNode | undefined
   title: ReactNode
-  body?: ReactNode
-  action?: { label: string; onClick: () => void }
+  body?: ReactNode | undefined
+  action?: { label: string; onClick: () => void } | undefined
   /** What kind of failure, for styling (`data-kind`). */
-  kind?: string
+  kind?: string | undefined
 }): ReactElement {
   const error = state === 'error'
   return (
@@ -191,7 +191,7 @@ export function TroubleNotice({
 }: {
   error: Error
   c: ClassNames
-  banner?: boolean
+  banner?: boolean | undefined
 }): ReactElement {
   const { m, sync } = useUI('TroubleNotice')
   const retryAt = useStore(sync.store, (s) => s.trouble?.retryAt)

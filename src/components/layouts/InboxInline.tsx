@@ -12,7 +12,7 @@ import { UIContext, useUI } from '../internal/ui'
 export interface InboxInlineProps<P extends JsonObject = JsonObject>
   extends Omit<HTMLAttributes<HTMLElement>, 'children' | 'onSelect'>, InboxPanelProps<P> {
   /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 /**

@@ -20,15 +20,15 @@ import { safeUrl } from '../internal/url'
 export interface InboxPageProps<P extends JsonObject = JsonObject>
   extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onSelect'>, InboxPanelProps<P> {
   /** The selected notification's id (controlled): keep it in your URL. `null` for none. */
-  selectedId?: string | null
+  selectedId?: string | null | undefined
   /** The initially selected id when uncontrolled. @default null */
-  defaultSelectedId?: string | null
+  defaultSelectedId?: string | null | undefined
   /** Called with the id the reader selects, or `null` when they go back to the list. */
-  onSelect?: (id: string | null) => void
+  onSelect?: ((id: string | null) => void) | undefined
   /** Replaces the detail pane's content for the selected item. */
-  renderDetail?: (item: FeedItem<P>) => ReactNode
+  renderDetail?: ((item: FeedItem<P>) => ReactNode) | undefined
   /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
-  unstyled?: boolean
+  unstyled?: boolean | undefined
 }
 
 /**
@@ -143,7 +143,7 @@ function Detail<P extends JsonObject>({
   item: FeedItem<P>
   id: string
   headingRef: Ref<HTMLHeadingElement>
-  renderBody?: InboxPanelProps<P>['renderBody']
+  renderBody?: InboxPanelProps<P>['renderBody'] | undefined
 }): ReactElement {
   const { m, locale, c, sync } = useUI('InboxPage')
   const now = useNow()
