@@ -123,9 +123,13 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
         const b = box.getBoundingClientRect()
         const t = trigger.getBoundingClientRect()
         const set = (name: string, px: number) => el.style.setProperty('--inbox-' + name, px + 'px')
-        // From the trigger's edges, not its box's: a root stretched by a flex row is taller than its bell.
-        set('anchor-start', t.bottom - b.top)
-        set('anchor-end', b.bottom - t.top)
+        // From the trigger's edges, not its box's: a root stretched by a flex row is taller than its bell. On
+        // the other side of the trigger when the popover does not fit on its own and there is more room there.
+        const h = el.offsetHeight
+        const below = innerHeight - t.bottom
+        const flip = placement.startsWith('top') ? t.top < h + 8 && below > t.top : below < h + 8 && t.top > below
+        set('anchor-start', flip ? t.top - b.top - h - 16 : t.bottom - b.top)
+        set('anchor-end', flip ? b.bottom - t.bottom - h - 16 : b.bottom - t.top)
         // Kept within the viewport (8px in), as a bell near the other edge or a right-to-left inbox needs.
         const left = b.left + el.offsetLeft
         const over = left + el.offsetWidth + 8 - el.ownerDocument.documentElement.clientWidth
@@ -134,7 +138,7 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
       place()
       addEventListener('resize', place)
       return () => removeEventListener('resize', place)
-    }, [ctx.open])
+    }, [ctx.open, placement])
     useDismissableLayer(content, {
       enabled: ctx.open,
       inside: () => [ctx.trigger.current],

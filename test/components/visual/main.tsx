@@ -32,7 +32,8 @@ const client = createInboxClient({
 
 // `#placement-<side>[-ar]`: an <Inbox> at one end of a flex header that stretches its items (no align-items),
 // in English or in Arabic (right to left) on this left-to-right page; the service answers without latency.
-const placement = /^#placement-(start|end)(-ar)?$/.exec(location.hash)
+// `-low`: the header at the bottom of the viewport, where the popover fits only above the bell.
+const placement = /^#placement-(start|end)(-ar)?(-low)?$/.exec(location.hash)
 
 createRoot(document.getElementById('root')!).render(
   placement ? (
@@ -41,6 +42,7 @@ createRoot(document.getElementById('root')!).render(
         display: 'flex',
         justifyContent: placement[1] === 'end' ? 'space-between' : 'flex-start',
         height: 96,
+        marginTop: placement[3] ? 600 : 0,
         padding: '0 12px',
         background: '#eee',
       }}
