@@ -29,6 +29,8 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
 ): ReactElement {
   const { m, root, c } = useUI('TopicSubscriptions', unstyled)
   const list = useSubscriberSubscriptions({ limit, ...(topicKey ? { key: topicKey } : {}) })
+  const noPrevious = !list.hasPrevious || list.isLoading
+  const noNext = !list.hasNext || list.isLoading
   const titleId = useId()
 
   return (
@@ -73,8 +75,9 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
             type="button"
             {...c('inbox-button')}
             data-variant="secondary"
-            disabled={!list.hasPrevious || list.isLoading}
-            onClick={() => list.previous()}
+            // Announced as off but still focusable: reaching the first or last page keeps focus on the button.
+            aria-disabled={noPrevious || undefined}
+            onClick={() => noPrevious || list.previous()}
           >
             {icon(BACK, { width: 14, height: 14, 'data-inbox-flip': '' } as IconProps)}
             {m.previousPage}
@@ -83,8 +86,8 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
             type="button"
             {...c('inbox-button')}
             data-variant="secondary"
-            disabled={!list.hasNext || list.isLoading}
-            onClick={() => list.next()}
+            aria-disabled={noNext || undefined}
+            onClick={() => noNext || list.next()}
           >
             {m.nextPage}
             {icon(FORWARD, { width: 14, height: 14, 'data-inbox-flip': '' } as IconProps)}
