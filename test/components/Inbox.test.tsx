@@ -274,6 +274,7 @@ describe('Inbox', () => {
     await user.click(await screen.findByRole('button', { name: 'Notification settings' }))
     expect(await screen.findByRole('dialog', { name: 'Notification settings' })).toBeTruthy()
     expect((await screen.findAllByRole('switch', { name: 'In-app' })).length).toBeGreaterThan(0)
+    expect(screen.getByRole('heading', { name: 'All notifications' }).tagName).toBe('H3')
     await expectAccessible(container)
     await user.click(screen.getByRole('button', { name: 'Back to notifications' }))
     expect(await screen.findByRole('feed')).toBeTruthy()

@@ -28,6 +28,8 @@ describe('PreferencesPanel', () => {
     expect(screen.getByRole('status').textContent).toContain('Loading')
     await expectAccessible(container)
     await screen.findByRole('region', { name: 'All notifications' })
+    // On a page of its own its sections are h2 (under an inbox's heading, h3: Inbox.test.tsx).
+    expect(screen.getByRole('heading', { name: 'All notifications' }).tagName).toBe('H2')
     expect(globalSwitch('In-app').checked).toBe(true)
     expect(globalSwitch('Email').checked).toBe(true)
     expect(workflowSwitch('Comments', 'Email').disabled).toBe(false)

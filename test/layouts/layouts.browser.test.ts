@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'
 import { fileURLToPath } from 'node:url'
+import { axeViolations } from '../e2e/axe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, startVite } from '../support/browser'
 
@@ -169,6 +170,8 @@ describe('page layout in Chromium', () => {
       await page.waitForSelector('article')
       const list = page.locator('[data-part="page-list"]')
       const detail = page.locator('[data-part="detail"]')
+      // Nothing selected, then one item: axe clean both ways (best practices included).
+      expect(await axeViolations(page)).toEqual([])
       await page.locator('article').nth(3).focus()
       await page.keyboard.press('Enter')
       await expect.poll(async () => (await focused(page)).tag).toBe('H2')
@@ -179,6 +182,7 @@ describe('page layout in Chromium', () => {
       expect(await page.locator('article[aria-current="true"]').getAttribute('data-id')).toBeTruthy()
       expect(await list.isVisible()).toBe(!narrow)
       expect(await page.getByRole('button', { name: 'Back to notifications' }).isVisible()).toBe(narrow)
+      expect(await axeViolations(page)).toEqual([])
 
       await page.keyboard.press('Escape')
       await expect.poll(async () => (await focused(page)).tag).toBe('ARTICLE')

@@ -1,4 +1,4 @@
-import { forwardRef, useId } from 'react'
+import { forwardRef, useContext, useId } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import type { PreferenceChannels, TimeRange, UpdatePreferencesBody, WorkflowPreference } from '../../api/types'
@@ -9,6 +9,7 @@ import { LOCK } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
+import { LabelContext } from '../Inbox/root'
 import { Switch } from './Switch'
 import { formatClock, to12h, to24h, weekdayName } from './schedule'
 
@@ -41,6 +42,10 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
   const updates = useStore(prefsOf(sync).store, (s) => s.updates)
   const { data, readOnly } = prefs
   const id = useId()
+  // Under an inbox's heading (h2) its sections are h3; on a page of their own, h2 (workflows one level down).
+  const level = useContext(LabelContext) === undefined ? 2 : 3
+  const Title = `h${level}` as 'h3'
+  const Sub = `h${level + 1}` as 'h4'
   const update = (body: UpdatePreferencesBody) => void updater.update(body)
 
   /**
@@ -76,9 +81,9 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
         data-critical={locked ? '' : undefined}
       >
         <div {...c('inbox-prefs__workflow-head')}>
-          <h4 id={`${id}-wf-${identifier}`} {...c('inbox-prefs__workflow-name')}>
+          <Sub id={`${id}-wf-${identifier}`} {...c('inbox-prefs__workflow-name')}>
             {name}
-          </h4>
+          </Sub>
           {locked && icon(LOCK, { width: 14, height: 14, ...c('inbox-prefs__lock') })}
         </div>
         {locked && (
@@ -123,17 +128,17 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
         <ErrorBanner c={c} message={m.preferencesSaveError} dismissLabel={m.dismiss} onDismiss={updater.reset} />
       )}
       <section {...c('inbox-prefs__section')} aria-labelledby={`${id}-global`}>
-        <h3 id={`${id}-global`} {...c('inbox-prefs__title')}>
+        <Title id={`${id}-global`} {...c('inbox-prefs__title')}>
           {m.globalPreferencesTitle}
-        </h3>
+        </Title>
         <p {...c('inbox-prefs__hint')}>{m.globalPreferencesDescription}</p>
         {switches(channels)}
       </section>
       {groups.length > 0 && (
         <section {...c('inbox-prefs__section')} aria-labelledby={`${id}-workflows`}>
-          <h3 id={`${id}-workflows`} {...c('inbox-prefs__title')}>
+          <Title id={`${id}-workflows`} {...c('inbox-prefs__title')}>
             {m.workflowPreferencesTitle}
-          </h3>
+          </Title>
           {groups}
         </section>
       )}
@@ -142,9 +147,9 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
       )}
       {showSchedule && (schedule || !readOnly) && (
         <section {...c('inbox-prefs__section')} aria-labelledby={`${id}-schedule-title`}>
-          <h3 id={`${id}-schedule-title`} {...c('inbox-prefs__title')}>
+          <Title id={`${id}-schedule-title`} {...c('inbox-prefs__title')}>
             {m.scheduleTitle}
-          </h3>
+          </Title>
           <p {...c('inbox-prefs__hint')}>{m.scheduleDescription}</p>
           <div {...c('inbox-prefs__switches')}>
             <Switch

@@ -92,7 +92,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from within goes back to the list */}
         <section
           {...c('inbox-detail')}
-          aria-label={item ? undefined : m.inboxTitle}
+          // Named by the item shown; empty, it is no landmark (the list already bears the inbox's name).
           aria-labelledby={item ? `${titleId}-detail` : undefined}
           data-state={item ? 'open' : 'empty'}
           onKeyDown={(event: KeyboardEvent) => {
