@@ -64,7 +64,19 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
     return () => clearTimeout(timer)
   }, [oldest, held, duration])
 
-  const close = (toast: Toast) => setToasts((t) => t.filter((x) => x !== toast))
+  // Where focus was before it came to the toasts: it goes back there when the last one it was on closes.
+  const from = useRef<HTMLElement | null>(null)
+  const list = useRef<HTMLOListElement>(null)
+  const close = (toast: Toast) => {
+    const el = list.current
+    if (el?.contains(el.ownerDocument.activeElement)) {
+      const items = el.children
+      const i = toasts.indexOf(toast)
+      const next = (items[i + 1] ?? items[i - 1])?.querySelector<HTMLElement>(':scope > button')
+      ;(next ?? (from.current?.isConnected ? from.current : null))?.focus()
+    }
+    setToasts((t) => t.filter((x) => x !== toast))
+  }
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- pointer and focus within pause the timer
     <section
@@ -75,11 +87,14 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       data-position={position}
       onPointerEnter={() => setHeld(true)}
       onPointerLeave={() => setHeld(false)}
-      onFocus={() => setHeld(true)}
+      onFocus={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) from.current = e.relatedTarget as HTMLElement | null
+        setHeld(true)
+      }}
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setHeld(false)}
       {...rest}
     >
-      <ol {...c('inbox-toaster__list')} aria-live="polite" aria-relevant="additions">
+      <ol ref={list} {...c('inbox-toaster__list')} aria-live="polite" aria-relevant="additions">
         {toasts.map((toast) => {
           const { item } = toast
           return (
