@@ -29,6 +29,18 @@ afterAll(async () => {
   await close?.()
 })
 
+/** Whether the focused item lies whole inside the feed's scroller. */
+function wholeInView() {
+  return page.evaluate(() => {
+    const row = document.activeElement?.closest('.inbox-feed__row')
+    const scroller = document.querySelector('.inbox-feed__scroller')
+    if (!row || !scroller) return false
+    const r = row.getBoundingClientRect()
+    const v = scroller.getBoundingClientRect()
+    return r.top >= v.top - 0.5 && r.bottom <= v.bottom + 0.5
+  })
+}
+
 /** The rendered rows: count, and whether each starts where the previous one ends (no gap, no overlap). */
 function layout() {
   return page.evaluate(() => {
@@ -118,16 +130,32 @@ describe('Feed in a real browser, 10,000 items loaded', () => {
   })
 
   it('moves focus to the last of 10,000 items with End and back with Home', async () => {
-    await page.evaluate(() => {
-      document.querySelector('.inbox-feed__scroller')!.scrollTop = 0
-    })
+    // A fresh page, as tall as a popover's feed: no row measured yet but those in view.
+    const url = page.url()
+    await page.close()
+    page = await browser.newPage({ viewport: { width: 800, height: 800 } })
+    await page.goto(url)
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true)
+    await page.evaluate(() => void (document.getElementById('frame')!.style.height = '420px'))
+    await page.waitForSelector('article')
     await page.waitForTimeout(100)
     await page.focus('article[tabindex="0"]')
     await page.keyboard.press('End')
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-posinset') === '10000')
     expect(await page.evaluate(() => document.activeElement?.querySelector('h3')?.textContent)).toBe('Subject 9999')
     expect((await layout()).articles).toBeLessThanOrEqual(30)
+    // Whole in view once the rows on the way are measured (their heights were estimates when End was pressed).
+    await expect.poll(wholeInView).toBe(true)
+    await page.waitForTimeout(300)
+    expect(await wholeInView()).toBe(true)
     await page.keyboard.press('Home')
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-posinset') === '1')
+    await expect.poll(wholeInView).toBe(true)
+    // A screen at a time down, then the focused item is whole in view after each.
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('PageDown')
+      await page.waitForTimeout(150)
+      await expect.poll(wholeInView).toBe(true)
+    }
   })
 })

@@ -253,16 +253,35 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const pendingFocus = useRef<string | null>(null)
   const listRef = useRef<HTMLDivElement>(null)
 
-  const focusRendered = (id: string): boolean => {
-    const el = Array.from(listRef.current?.querySelectorAll<HTMLElement>('[data-inbox-item]') ?? []).find(
+  const itemElement = (id: string) =>
+    Array.from(listRef.current?.querySelectorAll<HTMLElement>('[data-inbox-item]') ?? []).find(
       (a) => a.dataset.id === id,
     )
+  const focusRendered = (id: string): boolean => {
+    const el = itemElement(id)
     el?.focus()
     return !!el
   }
 
+  // An item moved to by key stays whole in view for a second while the rows on the way are measured (their
+  // heights were estimated when the scroll to it was worked out): checked after each render, before paint.
+  const keep = useRef<{ id: string; until: number } | null>(null)
   useLayoutEffect(() => {
     if (pendingFocus.current !== null && focusRendered(pendingFocus.current)) pendingFocus.current = null
+    const k = keep.current
+    if (!k || !scrollElement) return
+    if (performance.now() > k.until) return void (keep.current = null)
+    const win = scrollElement.ownerDocument.defaultView
+    if (!win?.requestAnimationFrame) return
+    const frame = win.requestAnimationFrame(() => {
+      const row = itemElement(k.id)?.parentElement
+      if (!row) return
+      const r = row.getBoundingClientRect()
+      const v = scrollElement.getBoundingClientRect()
+      if (r.bottom > v.bottom) scrollElement.scrollTop += Math.min(r.bottom - v.bottom, r.top - v.top)
+      else if (r.top < v.top) scrollElement.scrollTop -= v.top - r.top
+    })
+    return () => win.cancelAnimationFrame(frame)
   })
 
   // When the focused item leaves the list (marked read in an unread list), focus goes to the one now in its place.
@@ -317,6 +336,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     const target = listed[Math.max(0, Math.min(listed.length - 1, next))]
     if (!target) return
     setFocusedId(target._id)
+    keep.current = { id: target._id, until: performance.now() + 1000 }
     scrollToIndex(keys.indexOf(target._id))
     if (!focusRendered(target._id)) pendingFocus.current = target._id
   }
