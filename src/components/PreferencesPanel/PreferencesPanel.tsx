@@ -1,4 +1,4 @@
-import { forwardRef, useContext, useId } from 'react'
+import { forwardRef, useId } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import type { PreferenceChannels, TimeRange, UpdatePreferencesBody, WorkflowPreference } from '../../api/types'
@@ -9,7 +9,6 @@ import { LOCK } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
-import { LabelContext } from '../Inbox/root'
 import { Switch } from './Switch'
 import { formatClock, to12h, to24h, weekdayName } from './schedule'
 
@@ -42,8 +41,9 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
   const updates = useStore(prefsOf(sync).store, (s) => s.updates)
   const { data, readOnly } = prefs
   const id = useId()
-  // Under an inbox's heading (h2) its sections are h3; on a page of their own, h2 (workflows one level down).
-  const level = useContext(LabelContext) === undefined ? 2 : 3
+  // Inside an inbox (under its h2 heading) its sections are h3; on a page of their own, h2 (workflows one
+  // level down). Its own root attributes are there only when it stands alone.
+  const level = 'data-inbox-root' in root ? 2 : 3
   const Title = `h${level}` as 'h3'
   const Sub = `h${level + 1}` as 'h4'
   const update = (body: UpdatePreferencesBody) => void updater.update(body)
