@@ -125,14 +125,16 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
         const set = (name: string, px: number) => el.style.setProperty('--inbox-' + name, px + 'px')
         // From the trigger's edges, not its box's: a root stretched by a flex row is taller than its bell. On
         // the other side of the trigger when the popover does not fit on its own and there is more room there.
+        // The viewport as the document lays it out (scrollbars left out), for both axes.
+        const view = el.ownerDocument.documentElement
         const h = el.offsetHeight
-        const below = innerHeight - t.bottom
+        const below = view.clientHeight - t.bottom
         const flip = placement.startsWith('top') ? t.top < h + 8 && below > t.top : below < h + 8 && t.top > below
         set('anchor-start', flip ? t.top - b.top - h - 16 : t.bottom - b.top)
         set('anchor-end', flip ? b.bottom - t.bottom - h - 16 : b.bottom - t.top)
         // Kept within the viewport (8px in), as a bell near the other edge or a right-to-left inbox needs.
         const left = b.left + el.offsetLeft
-        const over = left + el.offsetWidth + 8 - el.ownerDocument.documentElement.clientWidth
+        const over = left + el.offsetWidth + 8 - view.clientWidth
         set('shift', left < 8 ? 8 - left : over > 0 ? Math.max(8 - left, -over) : 0)
       }
       place()
