@@ -5,7 +5,7 @@ import { PreferencesPanel } from '../../src/components/PreferencesPanel/Preferen
 import { formatClock, to12h, to24h } from '../../src/components/PreferencesPanel/schedule'
 import { buildFixture, emailStep, inApp, subscriber, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import type { FixtureSubscriber } from '../support/fixtures'
-import { expectAccessible, renderWithInbox } from './setup'
+import { expectAccessible, renderWithInbox, setupService } from './setup'
 
 function fixture(preferences: FixtureSubscriber['preferences'] = {}) {
   return buildFixture({
@@ -111,6 +111,44 @@ describe('PreferencesPanel', () => {
     ])
   })
 
+  it('saves a time once per edit, not once per keystroke: on blur, and after a pause in typing', async () => {
+    const setup = setupService(
+      fixture({
+        schedule: {
+          isEnabled: true,
+          weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
+        },
+      }),
+    )
+    const patches: string[] = []
+    const fetch = setup.service.fetch.bind(setup.service)
+    setup.service.fetch = (request: Request) => {
+      if (request.method === 'PATCH') patches.push(request.url)
+      return fetch(request)
+    }
+    const { client } = renderWithInbox(<PreferencesPanel />, { setup })
+    const section = await screen.findByRole('region', { name: 'Delivery schedule' })
+    const from = within(section).getByLabelText('Monday From') as HTMLInputElement
+    const to = within(section).getByLabelText('Monday To') as HTMLInputElement
+    const monday = async () =>
+      (await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.monday?.hours
+    // Typing 0830 in a browser's time input passes through 08:00 and 08:03.
+    for (const value of ['08:00', '08:03', '08:30']) fireEvent.change(from, { target: { value } })
+    expect(from.value).toBe('08:30')
+    expect(patches).toEqual([])
+    fireEvent.blur(from)
+    await waitFor(async () => expect(await monday()).toEqual([{ start: '08:30 AM', end: '05:00 PM' }]))
+    expect(patches).toHaveLength(1)
+    // Without a blur, the pause saves it; an emptied field is not saved and shows what is.
+    fireEvent.change(to, { target: { value: '18:15' } })
+    await waitFor(async () => expect(await monday()).toEqual([{ start: '08:30 AM', end: '06:15 PM' }]))
+    expect(patches).toHaveLength(2)
+    fireEvent.change(to, { target: { value: '' } })
+    fireEvent.blur(to)
+    expect(to.value).toBe('18:15')
+    expect(patches).toHaveLength(2)
+  })
+
   it('says a day without hours is on all day, and keeps it so until hours are set', async () => {
     const { client } = renderWithInbox(<PreferencesPanel />, {
       fixture: fixture({ schedule: { isEnabled: true, weeklySchedule: { friday: { isEnabled: true } } } }),
@@ -123,6 +161,7 @@ describe('PreferencesPanel', () => {
     const to = within(friday).getByLabelText('Friday To') as HTMLInputElement
     expect([from.value, to.value]).toEqual(['', ''])
     fireEvent.change(from, { target: { value: '10:30' } })
+    fireEvent.blur(from)
     await waitFor(async () =>
       expect((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.friday).toEqual({
         isEnabled: true,

@@ -11,6 +11,7 @@ import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { Switch } from './Switch'
 import { formatClock, to12h, to24h, weekdayName } from './schedule'
+import { TimeField } from './TimeField'
 
 /** Props of {@link PreferencesPanel}; the rest lands on its root `<div>`. */
 export interface PreferencesPanelProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
@@ -180,11 +181,10 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                 const timeInput = (edge: keyof TimeRange, label: string) => (
                   <label>
                     <span style={visuallyHidden}>{`${name} ${label}`}</span>
-                    <input
-                      type="time"
+                    <TimeField
                       {...c('inbox-input')}
                       value={hours ? to24h(hours[edge]) : ''}
-                      onChange={(e) => e.currentTarget.value && save(on, { [edge]: to12h(e.currentTarget.value) })}
+                      onCommit={(value) => save(on, { [edge]: to12h(value) })}
                     />
                   </label>
                 )
