@@ -187,6 +187,36 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await close(page)
   })
 
+  it('a schedule time typed by keyboard is saved once, when the field is left', async () => {
+    const page = await openDemo(run, 'u-felix')
+    const dialog = await openInbox(page)
+    await dialog.getByRole('button', { name: 'Notification settings' }).click()
+    const schedule = dialog.getByRole('region', { name: 'Delivery schedule' })
+    const patches: string[] = []
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH' && r.url().includes('/preferences')) patches.push(r.postData() ?? '')
+    })
+    const use = schedule.getByRole('switch', { name: 'Use a schedule' })
+    if (!(await use.isChecked())) await use.click()
+    const monday = schedule.getByRole('checkbox', { name: 'Monday' })
+    if (!(await monday.isChecked())) await monday.click()
+    const from = schedule.getByLabel('Monday From')
+    await eventually(() => from.inputValue()).toBe('09:00')
+    await eventually(() => page.evaluate(() => document.querySelectorAll('[data-pending]').length)).toBe(0)
+    const before = patches.length
+    // The first segment is the hour's: 08, then 30 in the minute's. The field passes through 08:00 and 08:03.
+    await from.focus()
+    await page.keyboard.type('0830', { delay: 30 })
+    expect(await from.inputValue()).toBe('08:30')
+    await page.keyboard.press('Tab')
+    await eventually(() => patches.length).toBe(before + 1)
+    expect(patches.at(-1)).toContain('08:30 AM')
+    // Nothing else follows: the pause after the edit sends nothing more.
+    await page.waitForTimeout(1500)
+    expect(patches.length).toBe(before + 1)
+    await close(page)
+  })
+
   it('sets a primary integration', async () => {
     const page = await openDemo(run, 'demo-user')
     const panel = page.locator('#integrations')
