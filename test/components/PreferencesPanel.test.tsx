@@ -149,6 +149,65 @@ describe('PreferencesPanel', () => {
     expect(patches).toHaveLength(2)
   })
 
+  it("keeps a day's other time ranges when its first is edited, and shows them", async () => {
+    const hours = [
+      { start: '09:00 AM', end: '10:00 AM' },
+      { start: '01:00 PM', end: '05:00 PM' },
+    ]
+    const { client } = renderWithInbox(<PreferencesPanel />, {
+      fixture: fixture({ schedule: { isEnabled: true, weeklySchedule: { tuesday: { isEnabled: true, hours } } } }),
+    })
+    const section = await screen.findByRole('region', { name: 'Delivery schedule' })
+    const tuesday = within(section).getByRole('checkbox', { name: 'Tuesday' }).closest('li')!
+    expect(tuesday.textContent).toContain('1:00 PM – 5:00 PM')
+    const to = within(tuesday).getByLabelText('Tuesday To') as HTMLInputElement
+    fireEvent.change(to, { target: { value: '11:00' } })
+    fireEvent.blur(to)
+    await waitFor(async () =>
+      expect((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.tuesday?.hours).toEqual(
+        [{ start: '09:00 AM', end: '11:00 AM' }, hours[1]],
+      ),
+    )
+    expect(tuesday.textContent).toContain('1:00 PM – 5:00 PM')
+  })
+
+  it('refuses hours that end before they start, keeps the time typed, and saves it once the start allows it', async () => {
+    const setup = setupService(
+      fixture({
+        schedule: {
+          isEnabled: true,
+          weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
+        },
+      }),
+    )
+    const patches: string[] = []
+    const fetch = setup.service.fetch.bind(setup.service)
+    setup.service.fetch = (request: Request) => {
+      if (request.method === 'PATCH') patches.push(request.url)
+      return fetch(request)
+    }
+    const { client } = renderWithInbox(<PreferencesPanel />, { setup })
+    const section = await screen.findByRole('region', { name: 'Delivery schedule' })
+    const from = within(section).getByLabelText('Monday From') as HTMLInputElement
+    const to = within(section).getByLabelText('Monday To') as HTMLInputElement
+    expect([from.max, to.min]).toEqual(['17:00', '09:00'])
+    fireEvent.change(to, { target: { value: '06:00' } })
+    fireEvent.blur(to)
+    expect(to.getAttribute('aria-invalid')).toBe('true')
+    expect(to.value).toBe('06:00')
+    expect(patches).toEqual([])
+    // An earlier start makes room for it: both are saved.
+    fireEvent.change(from, { target: { value: '05:00' } })
+    fireEvent.blur(from)
+    await waitFor(async () =>
+      expect((await client.getPreferences(TEST_SUBSCRIBER_ID)).global.schedule?.weeklySchedule?.monday?.hours).toEqual([
+        { start: '05:00 AM', end: '06:00 AM' },
+      ]),
+    )
+    await waitFor(() => expect(to.getAttribute('aria-invalid')).toBeNull())
+    expect(patches).toHaveLength(2)
+  })
+
   it('says a day without hours is on all day, and keeps it so until hours are set', async () => {
     const { client } = renderWithInbox(<PreferencesPanel />, {
       fixture: fixture({ schedule: { isEnabled: true, weeklySchedule: { friday: { isEnabled: true } } } }),

@@ -165,25 +165,33 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
             <ul {...c('inbox-schedule')}>
               {WEEKDAYS.map((day) => {
                 const on = !!week[day]?.isEnabled
-                const hours = week[day]?.hours?.[0]
+                // The first range is edited here; any others (set elsewhere) are shown and kept as they are.
+                const [hours, ...more] = week[day]?.hours ?? []
                 const name = weekdayName(day, locale)
-                /** Saves the day, with its hours (the defaults when it has none) and `change` laid over them. */
+                const range = (h: TimeRange) => `${formatClock(h.start, locale)} – ${formatClock(h.end, locale)}`
+                /**
+                 * Saves the day, with its hours (the defaults when it has none) and `change` laid over them; refuses
+                 * (false) a change that would end the day's hours before they start.
+                 */
                 const save = (isEnabled: boolean, change?: Partial<TimeRange>) => {
-                  const { start, end } = hours ?? DEFAULT_HOURS
+                  const first = { ...(hours ?? DEFAULT_HOURS), ...change }
+                  if (change && to24h(first.end) < to24h(first.start)) return false
                   update({
                     schedule: {
                       isEnabled: enabled,
-                      weeklySchedule: { ...week, [day]: { isEnabled, hours: [{ start, end, ...change }] } },
+                      weeklySchedule: { ...week, [day]: { isEnabled, hours: [first, ...more] } },
                     },
                   })
+                  return true
                 }
-                /** The day's start or end, empty while it has no hours. */
+                /** The day's start or end, empty while it has no hours; each bounds the other. */
                 const timeInput = (edge: keyof TimeRange, label: string) => (
                   <label>
                     <span style={visuallyHidden}>{`${name} ${label}`}</span>
                     <TimeField
                       {...c('inbox-input')}
                       value={hours ? to24h(hours[edge]) : ''}
+                      {...(hours && (edge === 'start' ? { max: to24h(hours.end) } : { min: to24h(hours.start) }))}
                       onCommit={(value) => save(on, { [edge]: to12h(value) })}
                     />
                   </label>
@@ -203,7 +211,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                         m.scheduleOff
                       ) : readOnly ? (
                         hours ? (
-                          `${formatClock(hours.start, locale)} – ${formatClock(hours.end, locale)}`
+                          [hours, ...more].map(range).join(', ')
                         ) : (
                           m.scheduleAllDay
                         )
@@ -215,6 +223,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                           {timeInput('start', m.scheduleFrom)}
                           <span aria-hidden="true">–</span>
                           {timeInput('end', m.scheduleTo)}
+                          {more.length > 0 && <span {...c('inbox-schedule__more')}>{more.map(range).join(', ')}</span>}
                         </>
                       )}
                     </span>

@@ -8,40 +8,56 @@ const SETTLE_MS = 1000
 interface TimeFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> {
   /** What is saved, as `HH:MM`; empty for none. */
   value: string
-  /** Saves a new `HH:MM`. */
-  onCommit: (value: string) => void
+  /** Saves a new `HH:MM`; `false` refuses it (the field keeps it, marked invalid, and the browser says why). */
+  onCommit: (value: string) => boolean
 }
 
 /**
  * A time input that saves once per edit, not once per keystroke: typing "0830" passes through 08:00 and
  * 08:03 on its way, and only 08:30 is sent. It saves when it loses focus, on Enter, after a pause in typing,
- * and when it goes away with an edit unsaved. An emptied field goes back to what is saved.
+ * and when it goes away with an edit unsaved. An emptied field goes back to what is saved. A time its owner
+ * refuses stays in the field, marked invalid, and is tried again when the field's `min` or `max` moves.
  */
 export function TimeField({ value, onCommit, onBlur, onKeyDown, ...rest }: TimeFieldProps): ReactElement {
   const [draft, setDraft] = useState<string | null>(null)
+  const [refused, setRefused] = useState(false)
+  const input = useRef<HTMLInputElement>(null)
   // The edit not saved yet and its timer, and the latest props for the timer and the unmount to read.
   const pending = useRef<{ value: string; timer: ReturnType<typeof setTimeout> } | null>(null)
   const latest = useRef({ value, onCommit })
   useEffect(() => {
     latest.current = { value, onCommit }
   })
+  /** Saves the edit not saved yet: null when there is none, else whether it was taken. */
   const save = () => {
     const edit = pending.current
-    if (!edit) return false
+    if (!edit) return null
     clearTimeout(edit.timer)
     pending.current = null
-    if (edit.value && edit.value !== latest.current.value) latest.current.onCommit(edit.value)
-    return true
+    return !edit.value || edit.value === latest.current.value || latest.current.onCommit(edit.value)
   }
   const flush = () => {
-    if (save()) setDraft(null)
+    const taken = save()
+    if (taken === null) return
+    setRefused(!taken)
+    if (taken) setDraft(null)
+    else input.current?.reportValidity()
   }
   useEffect(() => () => void save(), [])
+  // A refused time is tried again once its bounds move (the other end of the day's hours was changed).
+  useEffect(() => {
+    if (!refused || draft === null) return
+    if (pending.current) clearTimeout(pending.current.timer)
+    pending.current = { value: draft, timer: setTimeout(flush, 0) }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of the bounds tries again
+  }, [rest.min, rest.max])
   return (
     <input
       {...rest}
+      ref={input}
       type="time"
       value={draft ?? value}
+      aria-invalid={refused || undefined}
       onChange={(e) => {
         const next = e.currentTarget.value
         setDraft(next)
