@@ -6,6 +6,7 @@
  */
 import type { ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject } from '../api/types'
+import { plain } from '../components/internal/text'
 import { safeUrl } from '../components/internal/url'
 
 // Spans stay within a line and 500 characters, so that no input makes the pattern slow. Within bold and
@@ -95,7 +96,7 @@ export function renderMarkdown(text: string): ReactNode[] {
     para = []
     list = null
   }
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const line of plain(text).replace(/\r\n?/g, '\n').split('\n')) {
     const bullet = BULLET.exec(line)
     const numbered = bullet ? null : NUMBERED.exec(line)
     if (!line.trim()) flush()

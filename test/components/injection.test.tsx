@@ -2,6 +2,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Feed } from '../../src/components/Feed/Feed'
+import { plain } from '../../src/components/internal/text'
 import { safeUrl } from '../../src/components/internal/url'
 import { INJECTIONS, XSS_FLAG, isNonHttpUrl } from '../security/corpus'
 import { buildFixture, TEST_SUBSCRIBER_ID } from '../support/fixtures'
@@ -40,8 +41,10 @@ describe('untrusted content', () => {
       expect(title.querySelectorAll('*:not(a)')).toHaveLength(0)
       const body = article.querySelector('.inbox-item__body')
       if (body) expect(body.children).toHaveLength(0)
-      expect(title.textContent).toBe(value)
-      expect(body?.textContent).toBe(value)
+      // As written, less the direction marks that would make it read as something else.
+      expect(title.textContent).toBe(plain(value))
+      expect(body?.textContent).toBe(plain(value))
+      expect(article.textContent).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
     }
     expect(
       container.querySelectorAll(
@@ -59,6 +62,33 @@ describe('untrusted content', () => {
       expect(/^\s*data:(?!image\/)/i.test(src)).toBe(false)
     }
     expect((window as unknown as Record<string, unknown>)[XSS_FLAG]).toBeUndefined()
+  })
+
+  it('shows no direction mark that would reorder what an item says: a file name reads as it is', async () => {
+    const spoof = 'invoice_\u202Efdp.exe'
+    const { container } = renderWithInbox(<Feed />, {
+      fixture: buildFixture({
+        messages: [
+          {
+            subscriberId: TEST_SUBSCRIBER_ID,
+            workflow: 'test-workflow',
+            createdAt: new Date().toISOString(),
+            subject: `Open ${spoof}`,
+            content: `\u2067${spoof} left open, then the rest \u202Bof the text`,
+            cta: { type: 'redirect', action: { buttons: [{ type: 'primary', content: `Get \u202D${spoof}` }] } },
+          },
+        ],
+      }),
+    })
+    const article = await screen.findByRole('article')
+    expect(article.querySelector('h3')!.textContent).toBe('Open invoice_fdp.exe')
+    expect(article.querySelector('.inbox-item__body')!.textContent).toBe(
+      'invoice_fdp.exe left open, then the rest of the text',
+    )
+    expect(screen.getByRole('button', { name: 'Get invoice_fdp.exe' })).toBeTruthy()
+    expect(container.textContent).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
+    // Letters of both directions stay as they are.
+    expect(plain('שלום world مرحبا')).toBe('שלום world مرحبا')
   })
 
   it('never lets a javascript: URL through the link filter', () => {

@@ -9,6 +9,7 @@ import { icon } from '../internal/icons'
 import { button, iconButton, ItemTime } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
+import { plain } from '../internal/text'
 import { safeUrl } from '../internal/url'
 import { Avatar } from './Avatar'
 
@@ -140,9 +141,9 @@ export const NotificationItem = /* @__PURE__ */ memo(
       }
     })
 
-    const subject = item.subject ?? ''
-    const title = subject || item.content
-    const body = subject ? item.content : ''
+    const subject = plain(item.subject ?? '')
+    const title = subject || plain(item.content)
+    const body = subject ? plain(item.content) : ''
     const action = item.cta?.action
     const buttons = action?.buttons ?? []
     const done = action?.status === 'done'
@@ -211,13 +212,15 @@ export const NotificationItem = /* @__PURE__ */ memo(
               {done ? (
                 <p {...c('inbox-item__done')}>
                   {icon(CHECK, { width: 14, height: 14 })}
-                  <span>{buttons.find((b) => b.type === action.result?.type)?.resultContent || m.actionDone}</span>
+                  <span>
+                    {plain(buttons.find((b) => b.type === action.result?.type)?.resultContent ?? '') || m.actionDone}
+                  </span>
                 </p>
               ) : (
                 buttons.length > 0 && (
                   <div {...c('inbox-item__actions')}>
                     {buttons.map((b, i) =>
-                      button(c, b.type, (event) => onAction?.(b, item, event), b.content, undefined, i),
+                      button(c, b.type, (event) => onAction?.(b, item, event), plain(b.content), undefined, i),
                     )}
                   </div>
                 )

@@ -4,6 +4,7 @@ import { useStore } from 'zustand'
 import type { FeedItem } from '../../api/types'
 import { CLOSE } from '../internal/glyphs'
 import { icon } from '../internal/icons'
+import { plain } from '../internal/text'
 import { useUI } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
 import { Avatar } from '../NotificationItem/Avatar'
@@ -107,11 +108,11 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
               <Avatar item={item} alt={m.avatarAlt} c={c} />
               <div {...c('inbox-toast__main')}>
                 <p {...c('inbox-toast__title')} dir="auto">
-                  {item.subject || item.content}
+                  {plain(item.subject || item.content)}
                 </p>
                 {item.subject && (
                   <p {...c('inbox-toast__body')} dir="auto">
-                    {item.content}
+                    {plain(item.content)}
                   </p>
                 )}
                 {onOpen && (

@@ -11,6 +11,7 @@ import { useControllableState } from '../internal/hooks'
 import { BACK } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
 import { ItemTime } from '../internal/parts'
+import { plain } from '../internal/text'
 import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
@@ -148,8 +149,8 @@ function Detail<P extends JsonObject>({
   const { m, locale, c, sync } = useUI('InboxPage')
   const now = useNow()
   const href = safeUrl(item.cta?.data?.url)
-  const title = item.subject || item.content
-  const body = item.subject ? item.content : ''
+  const title = plain(item.subject || item.content)
+  const body = item.subject ? plain(item.content) : ''
   return (
     <article {...c('inbox-detail__item')} data-unread={item.read ? undefined : ''}>
       <h2 ref={headingRef} id={id} tabIndex={-1} {...c('inbox-detail__title')} dir="auto">
