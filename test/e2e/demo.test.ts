@@ -217,6 +217,35 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await close(page)
   })
 
+  it('fits a phone: nothing runs off the page at 320 and 375 px, the schedule included', async () => {
+    for (const width of [320, 375]) {
+      const context = await run.browser.newContext({ viewport: { width, height: 760 } })
+      const page = await openDemo(run, 'u-elin', { context, locale: width === 320 ? 'ar' : 'de' })
+      const overflow = () =>
+        page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+      expect(await overflow()).toBe(0)
+      const dialog = await openInbox(page)
+      const settings = width === 320 ? 'إعدادات الإشعارات' : 'Benachrichtigungseinstellungen'
+      await dialog.getByRole('button', { name: settings }).click()
+      const schedule = dialog.locator('.inbox-schedule')
+      const use = dialog.locator('section').last().getByRole('switch')
+      if (!(await use.isChecked())) await use.click()
+      await schedule.waitFor()
+      await schedule.locator('input[type=checkbox]').first().check()
+      await eventually(() => schedule.locator('input[type=time]').count()).toBe(2)
+      const outside = await page.evaluate(() => {
+        const panel = document.querySelector('[role=dialog]')!.getBoundingClientRect()
+        return [...document.querySelectorAll('.inbox-schedule input, .inbox-schedule__name')].filter((el) => {
+          const r = el.getBoundingClientRect()
+          return r.left < Math.max(panel.left, 0) - 0.5 || r.right > Math.min(panel.right, innerWidth) + 0.5
+        }).length
+      })
+      expect(outside).toBe(0)
+      expect(await overflow()).toBe(0)
+      await close(page)
+    }
+  })
+
   it('sets a primary integration', async () => {
     const page = await openDemo(run, 'demo-user')
     const panel = page.locator('#integrations')
