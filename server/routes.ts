@@ -14,7 +14,8 @@ interface RouteContext {
   scope: KeyScope
   env: Environment
   params: Record<string, string>
-  query: URLSearchParams
+  /** Read through {@link single} only, so that no parameter is taken as the first of several values. */
+  query: Query
   body: unknown
   /** Whether feed pages carry `totalCount`. */
   totalCount: boolean
@@ -74,15 +75,27 @@ export function matchRoute(method: string, path: string): { route: Route; params
 
 // ------------------------------------------------------------ parameter helpers
 
-function intParam(
-  q: URLSearchParams,
-  name: string,
-  issues: Issues,
-  min: number,
-  max: number,
-  fallback: number,
-): number {
-  const raw = q.get(name)
+/**
+ * The query as handlers see it: every value of a name, never just the first (`get`), so that each read goes
+ * through {@link single}. No parameter of the API is a list: the spec gives each one value.
+ */
+type Query = Pick<URLSearchParams, 'getAll'>
+
+/**
+ * The value of query parameter `name`, or null when it is absent. A name given more than once is a bad field
+ * (422, with every value given), not its first value, and reads as absent so that nothing else is said of it.
+ */
+function single(q: Query, name: string, issues: Issues): string | null {
+  const values = q.getAll(name)
+  if (values.length > 1) {
+    issues.add(name, `${name} must be given once, not ${values.length} times`, values)
+    return null
+  }
+  return values[0] ?? null
+}
+
+function intParam(q: Query, name: string, issues: Issues, min: number, max: number, fallback: number): number {
+  const raw = single(q, name, issues)
   if (raw === null) return fallback
   // Decimal digits only: `Number` would also read `0x10`, `1e1` and padded spaces.
   const value = /^\d+$/.test(raw) ? Number(raw) : NaN
@@ -93,8 +106,8 @@ function intParam(
   return value
 }
 
-function boolParam(q: URLSearchParams, name: string, issues: Issues): boolean | undefined {
-  const raw = q.get(name)
+function boolParam(q: Query, name: string, issues: Issues): boolean | undefined {
+  const raw = single(q, name, issues)
   if (raw === null) return undefined
   if (raw === 'true') return true
   if (raw === 'false') return false
@@ -102,13 +115,8 @@ function boolParam(q: URLSearchParams, name: string, issues: Issues): boolean | 
   return undefined
 }
 
-function enumParam<T extends string>(
-  q: URLSearchParams,
-  name: string,
-  allowed: readonly T[],
-  issues: Issues,
-): T | undefined {
-  const raw = q.get(name)
+function enumParam<T extends string>(q: Query, name: string, allowed: readonly T[], issues: Issues): T | undefined {
+  const raw = single(q, name, issues)
   if (raw === null) return undefined
   if ((allowed as readonly string[]).includes(raw)) return raw as T
   issues.add(name, `${name} must be one of ${allowed.join(', ')}`, raw)
@@ -175,9 +183,9 @@ interface CursorQuery {
   includeCursor: boolean
 }
 
-function cursorQuery(q: URLSearchParams, issues: Issues): CursorQuery {
-  const after = q.get('after') ?? undefined
-  const before = q.get('before') ?? undefined
+function cursorQuery(q: Query, issues: Issues): CursorQuery {
+  const after = single(q, 'after', issues) ?? undefined
+  const before = single(q, 'before', issues) ?? undefined
   if (after !== undefined && before !== undefined) throw new HttpError(400, 'after and before cannot be used together')
   for (const [name, value] of [
     ['after', after],
@@ -242,10 +250,10 @@ const COUNT_CAP = 50_000
 route('GET', '/v2/topics/:topicKey/subscriptions', ({ store, env, params, query }) => {
   const issues = new Issues()
   const cq = cursorQuery(query, issues)
+  const subscriberId = single(query, 'subscriberId', issues)
   issues.check()
   const topic = store.topicState(env, params.topicKey as string)
   if (!topic) throw new HttpError(404, `Topic ${params.topicKey} not found`)
-  const subscriberId = query.get('subscriberId')
   let items = topic.subscriptions
   if (subscriberId !== null) {
     const sub = env.subscribers.get(subscriberId)
@@ -272,10 +280,10 @@ route('GET', '/v2/topics/:topicKey/subscriptions', ({ store, env, params, query 
 route('GET', '/v2/subscribers/:subscriberId/subscriptions', ({ store, env, params, query }) => {
   const issues = new Issues()
   const cq = cursorQuery(query, issues)
+  const key = single(query, 'key', issues)
   issues.check()
   const sub = subscriberOr404(env, params.subscriberId as string)
   let items = env.subscriptions.get(sub._id) ?? []
-  const key = query.get('key')
   if (key !== null) {
     const one = store.topicState(env, key)?.bySubscriber.get(sub._id)
     items = one ? [one] : []
@@ -419,8 +427,8 @@ route('GET', '/v1/subscribers/:subscriberId/notifications/feed', ({ store, env, 
   const limit = intParam(query, 'limit', issues, 1, 100, 10)
   const read = boolParam(query, 'read', issues)
   const seen = boolParam(query, 'seen', issues)
+  const rawPayload = single(query, 'payload', issues)
   issues.check()
-  const rawPayload = query.get('payload')
   const filter = rawPayload === null ? undefined : decodePayloadFilter(rawPayload)
   const sub = subscriberOr404(env, params.subscriberId as string)
   const list = store.feedOf(env, sub).list(read, seen)
