@@ -37,11 +37,11 @@ const DRAIN_MS = 2_000
  * The handler gets `{ req, res }` as its second argument, so `authenticate` can read `req.session`.
  *
  * Requests that cannot become a fetch `Request` are answered here, in the service's error shape: a method
- * fetch cannot carry (`TRACE`, `CONNECT`) → 405 with `Allow` (the handler's `methods` when it has them), a
- * `Host` header or request target that is not a usable URL → 400. The request body is read only as fast as
- * the handler reads it; when the handler answers before reading all of it, at most 1 MiB more is read (and
- * dropped), after which the connection is ended, and closed 2 s after the answer at the latest. A client that
- * goes away mid-body aborts the request's `signal` and errors its body; nothing throws.
+ * fetch cannot carry (`TRACE`, `CONNECT`) → 405 with `Allow` (what the handler's `allowedMethods` names for
+ * the path, else its `methods`), a `Host` header or request target that is not a usable URL → 400. The request
+ * body is read only as fast as the handler reads it; when the handler answers before reading all of it, at most
+ * 1 MiB more is read (and dropped), after which the connection is ended, and closed 2 s after the answer at the
+ * latest. A client that goes away mid-body aborts the request's `signal` and errors its body; nothing throws.
  *
  * Answers stream: each chunk is written as it comes, as fast as the client takes it, and a client that goes
  * away cancels the rest at once. A `text/event-stream` answer (the proxy's `/events`) has its headers sent
@@ -51,7 +51,10 @@ const DRAIN_MS = 2_000
  * app.use('/api/inbox', toNodeHandler(createInboxProxy({ ..., basePath: '/api/inbox' })))
  */
 export function toNodeHandler(
-  handler: ((request: Request, context: NodeContext) => Promise<Response>) & { readonly methods?: readonly string[] },
+  handler: ((request: Request, context: NodeContext) => Promise<Response>) & {
+    readonly methods?: readonly string[]
+    allowedMethods?: (path: string) => readonly string[]
+  },
 ): (req: NodeRequest, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> {
   return async (req, res) => {
     const controller = new AbortController()
@@ -69,7 +72,10 @@ export function toNodeHandler(
     try {
       const method = req.method ?? 'GET'
       if (UNCARRIED_METHODS.has(method.toUpperCase())) {
-        const allow = (handler.methods ?? FETCH_METHODS).join(', ')
+        // The path as the handler would read it from a `Request`, whatever the Host: `Allow` as it names it there.
+        const at = requestUrl(req, 'localhost')?.pathname
+        const allowed = at === undefined ? undefined : handler.allowedMethods?.(at)
+        const allow = (allowed ?? handler.methods ?? FETCH_METHODS).join(', ')
         return void sendError(res, 405, path, `The method ${method} is not allowed here.`, { allow })
       }
       const url = requestUrl(req)
@@ -151,10 +157,9 @@ function sendError(
 /**
  * The request's URL, or null when the Host header is not a bare host and port (it would move or rewrite the
  * path) or the target is neither a path nor an absolute http(s) URL. A missing Host (HTTP/1.0) reads as
- * `localhost`.
+ * `localhost`; `host` stands in for the header where only the path matters.
  */
-function requestUrl(req: NodeRequest): URL | null {
-  const host = req.headers.host ?? 'localhost'
+function requestUrl(req: NodeRequest, host = req.headers.host ?? 'localhost'): URL | null {
   if (!/^(?:\[[\dA-Fa-f:.]+\]|[\w.~!$&'()*+,;=%-]+)(?::\d*)?$/.test(host)) return null
   let target = req.originalUrl ?? req.url ?? '/'
   const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http'

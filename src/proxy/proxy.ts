@@ -3,7 +3,7 @@ import { BodyTooLarge, readBody } from './body'
 import { createMemoryBroker, eventProblems } from './events'
 import type { InboxEvent, InboxEventBroker } from './events'
 import { createMemoryRateLimitStore } from './rateLimit'
-import { createStreams, within } from './stream'
+import { STREAM_HEADERS, createStreams, within } from './stream'
 import type { RateLimitRule, RateLimitStore } from './rateLimit'
 import type { ErrorBody } from '../api/types'
 import { base64UrlEncode } from '../auth/tokenPayload'
@@ -124,9 +124,12 @@ const ROUTES: readonly Route[] = [
   },
 ]
 
-/** Every method some route forwards; any other is answered 405. */
-const METHODS = [...new Set(ROUTES.map((r) => r.method))].sort()
-const ALLOW = METHODS.join(', ')
+/** `methods` and HEAD beside GET: HEAD is answered as GET is, without the body. */
+const withHead = (methods: readonly string[]) =>
+  [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].sort()
+
+/** Every method some route takes; any other is answered 405 wherever it is asked. */
+const METHODS = withHead(ROUTES.map((r) => r.method))
 
 /** The service's limit on Idempotency-Key, kept here too so a key the service would refuse is refused alike. */
 const MAX_IDEMPOTENCY_KEY = 255
@@ -265,7 +268,23 @@ function decodeSegment(segment: string): string | null {
   }
 }
 
-type Match = { kind: 'route'; route: Route; subscriberId: string } | { kind: 'forbidden' }
+/** Whether `segments` are those of `route`: literal segments spelled exactly, the id segment anything. */
+function shaped(route: Route, segments: readonly string[]): boolean {
+  return route.segments.length === segments.length && route.segments.every((s, i) => s === ':id' || s === segments[i])
+}
+
+/** The methods the routes of `apiPath` take (HEAD beside GET); empty when no route has its shape. */
+function routeMethods(apiPath: string): string[] {
+  const segments = apiPath.split('/').slice(1)
+  return withHead(ROUTES.filter((route) => shaped(route, segments)).map((route) => route.method))
+}
+
+type Match =
+  | { kind: 'route'; route: Route; subscriberId: string }
+  /** The operation is forwarded, but the path names another subscriber (or no readable id at all). */
+  | { kind: 'not-yours' }
+  /** Nothing is forwarded for this method and path. */
+  | { kind: 'not-forwarded' }
 
 /**
  * Matches the raw path segment by segment: literal segments must be spelled exactly (no case folding,
@@ -273,25 +292,27 @@ type Match = { kind: 'route'; route: Route; subscriberId: string } | { kind: 'fo
  */
 function match(method: string, apiPath: string, subscriberId: string): Match {
   const segments = apiPath.split('/').slice(1)
-  for (const route of ROUTES) {
-    if (route.method !== method || route.segments.length !== segments.length) continue
-    const ok = route.segments.every((expected, i) => {
-      const actual = segments[i]!
-      return expected === ':id' ? decodeSegment(actual) === subscriberId : actual === expected
-    })
-    if (ok) return { kind: 'route', route, subscriberId }
-  }
-  return { kind: 'forbidden' }
+  const route = ROUTES.find((r) => r.method === method && shaped(r, segments))
+  if (!route) return { kind: 'not-forwarded' }
+  const at = route.segments.indexOf(':id')
+  if (at >= 0 && decodeSegment(segments[at]!) !== subscriberId) return { kind: 'not-yours' }
+  return { kind: 'route', route, subscriberId }
 }
 
-/** The handler {@link createInboxProxy} returns: fetch-standard, plus the methods it forwards. */
+/** The handler {@link createInboxProxy} returns: fetch-standard, plus the methods it takes. */
 export interface InboxProxyHandler<C = unknown> {
   (request: Request, context?: C): Promise<Response>
   /**
-   * The methods the proxy forwards (`GET`, `PATCH`, `POST`); any other is answered 405 with them in `Allow`.
-   * `toNodeHandler` reads them to answer the methods a fetch `Request` cannot carry (`TRACE`, `CONNECT`).
+   * The methods some route of the proxy takes (`GET`, `HEAD`, `PATCH`, `POST`; HEAD is answered as GET,
+   * without the body); any other is answered 405 wherever it is asked.
    */
   readonly methods: readonly string[]
+  /**
+   * The methods the proxy takes at `path` (a request's pathname, base path included), as `Allow` names them
+   * when it answers 405 there: `['GET', 'HEAD']` for the feed, `['POST']` for mark-as, none where it
+   * forwards nothing. `toNodeHandler` reads it to answer the methods a fetch `Request` cannot carry (`TRACE`).
+   */
+  allowedMethods(path: string): readonly string[]
   /**
    * Publishes an event to the streams of `subscriberIds`, on every instance the broker reaches: for apps that
    * know of a change first (they triggered it). Without `event`, `{ type: 'message.created', messageIds: [] }`:
@@ -311,10 +332,12 @@ export interface InboxProxyHandler<C = unknown> {
  *
  * It forwards only the subscriber-facing operations (feed, mark-as, preferences read and update, the
  * subscriber's own subscriptions), only for the id `authenticate` returns, and adds
- * `Authorization: ApiKey …` itself. A method it never forwards → 405 with `Allow`; no user → 401; another
- * subscriber or any other operation → 403; a body over `maxBodyBytes` → 413, or not sent within `timeout`
- * → 408; an Idempotency-Key over 255 characters → 400; more than `rateLimit` requests of one subscriber → 429;
- * the service unreachable → 502, too slow → 504.
+ * `Authorization: ApiKey …` itself. HEAD is answered as GET, without the body. A method the path does not
+ * take → 405 with `Allow` naming those it does (none on a path it forwards nothing for); no user → 401;
+ * another subscriber's id → 403 naming `subscriberId`, in the same words whoever it names; any other
+ * operation → 403 naming the method and path it does not forward; a body over `maxBodyBytes` → 413, or not
+ * sent within `timeout` → 408; an Idempotency-Key over 255 characters → 400; more than `rateLimit` requests
+ * of one subscriber → 429; the service unreachable → 502, too slow → 504.
  * Writes must be JSON (else 415) and not cross-site (`Sec-Fetch-Site`, else 403), so that a session
  * cookie cannot be ridden by another site's form.
  *
@@ -438,8 +461,15 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   async function inboxProxy(request: Request, context?: C): Promise<Response> {
     const url = new URL(request.url)
     const path = url.pathname
-    if (!METHODS.includes(request.method)) {
-      return errorResponse(405, path, `The method ${request.method} is not allowed here.`, { allow: ALLOW })
+    // A method the path does not take is refused before anything else: what a path takes is no secret. On a
+    // path no route has, a method some route takes goes on, to be refused (403) once the caller is known.
+    const allowed = allowedMethods(path)
+    if (!(allowed.length > 0 ? allowed : METHODS).includes(request.method)) {
+      const message =
+        allowed.length > 0
+          ? `The method ${request.method} is not allowed on ${path}: it takes ${allowed.join(', ')}.`
+          : `The method ${request.method} is not allowed here: the proxy forwards nothing at ${path}.`
+      return errorResponse(405, path, message, { allow: allowed.join(', ') })
     }
     if (events?.verifiers.length && request.method === 'POST' && path === basePath + '/webhooks/messages') {
       return receiveWebhook(request, path, events)
@@ -458,17 +488,18 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     }
     const expiresAt = typeof who?.expiresAt === 'number' && !Number.isNaN(who.expiresAt) ? who.expiresAt : undefined
 
-    // No events here: "no content" tells the kit to poll, without a failed request in the browser's console.
-    if (!events && request.method === 'GET' && path === basePath + '/events') {
-      return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } })
-    }
-    if (events && request.method === 'GET' && path === basePath + '/events') {
+    // GET or HEAD: any other method was answered 405 above.
+    if (path === basePath + '/events') {
+      // No events here: "no content" tells the kit to poll, without a failed request in the browser's console.
+      if (!events) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } })
       const wait = await limited(subscriberId)
       if (wait > 0) {
         return errorResponse(429, path, 'Too many requests; try again shortly.', {
           'retry-after': String(Math.ceil(wait / 1000)),
         })
       }
+      // The headers a stream starts with, without opening one: that would close the subscriber's oldest.
+      if (request.method === 'HEAD') return new Response(null, { status: 200, headers: STREAM_HEADERS })
       try {
         return await events.streams.start(request, subscriberId, expiresAt)
       } catch {
@@ -477,8 +508,26 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     }
 
     const apiPath = path.startsWith(basePath + '/') ? path.slice(basePath.length) : null
-    const found = apiPath === null ? ({ kind: 'forbidden' } as const) : match(request.method, apiPath, subscriberId)
-    if (found.kind === 'forbidden') return errorResponse(403, path, 'This operation is not allowed here.')
+    // HEAD goes on as GET; `answer` drops the body.
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    const found = apiPath === null ? ({ kind: 'not-forwarded' } as const) : match(method, apiPath, subscriberId)
+    // The same words whoever the id names, and before the service is asked: nothing about other subscribers.
+    if (found.kind === 'not-yours') {
+      return errorResponse(
+        403,
+        path,
+        "The subscriberId in the path is not the signed-in subscriber's: the proxy serves only their own " +
+          'notifications, preferences and subscriptions.',
+      )
+    }
+    if (found.kind === 'not-forwarded') {
+      return errorResponse(
+        403,
+        path,
+        `The proxy does not forward ${request.method} ${path}: it serves only the signed-in subscriber's ` +
+          'feed, mark-as, preferences and subscriptions.',
+      )
+    }
     const { route } = found
     const wait = await limited(subscriberId)
     if (wait > 0) {
@@ -576,6 +625,22 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     if (mentions(text) || text.includes('\\')) text = redactBody(text, redact)
     return new Response(text, { status: response.status, headers: out })
   }
+
+  /** The methods the proxy takes at `path`; none where it forwards nothing. */
+  function allowedMethods(path: string): string[] {
+    if (path === basePath + '/events') return ['GET', 'HEAD']
+    if (events?.verifiers.length && path === basePath + '/webhooks/messages') return ['POST']
+    return path.startsWith(basePath + '/') ? routeMethods(path.slice(basePath.length)) : []
+  }
+
+  /** The proxy's answer; to HEAD, the answer GET would get, without its body. */
+  async function answer(request: Request, context?: C): Promise<Response> {
+    const response = await inboxProxy(request, context)
+    if (request.method !== 'HEAD' || response.body === null) return response
+    await response.body.cancel().catch(() => {})
+    return new Response(null, response)
+  }
+
   async function notify(
     subscriberIds: readonly string[],
     event: InboxEvent = { type: 'message.created', messageIds: [] },
@@ -596,8 +661,9 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       await events.broker.publish(subscriberIds, { type: event.type, messageIds: [...event.messageIds] })
   }
 
-  return Object.assign(inboxProxy, {
+  return Object.assign(answer, {
     methods: METHODS,
+    allowedMethods,
     notify,
     closeStreams: () => events?.streams.closeAll(),
   })

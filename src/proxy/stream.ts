@@ -26,6 +26,14 @@ function eventFrame(id: string, type: string, data: unknown): string {
 
 const HEARTBEAT = encoder.encode(': heartbeat\n\n')
 
+/** The headers of an event stream's answer. */
+export const STREAM_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store, no-transform',
+  // Tells nginx and the like not to hold events back in a buffer.
+  'x-accel-buffering': 'no',
+}
+
 interface OpenStream {
   close(): void
 }
@@ -137,15 +145,7 @@ export function createStreams(settings: StreamSettings) {
       // The oldest goes: more likely a tab left behind, or a connection that died without a word.
       while (list.length > settings.maxStreamsPerSubscriber) list[0]!.close()
     }
-    return new Response(body, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store, no-transform',
-        // Tells nginx and the like not to hold events back in a buffer.
-        'x-accel-buffering': 'no',
-      },
-    })
+    return new Response(body, { status: 200, headers: STREAM_HEADERS })
   }
 
   function closeAll(): void {

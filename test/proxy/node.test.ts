@@ -50,19 +50,47 @@ function expectErrorShape(body: unknown, status: number) {
 }
 
 describe('toNodeHandler: requests fetch cannot represent', () => {
-  it('answers TRACE with 405 and Allow in the error shape, over real HTTP', async () => {
+  it('answers TRACE with 405 and the Allow of the path in the error shape, over real HTTP', async () => {
     const { port, auth, forwarded } = await start()
-    for (const headers of [{}, auth]) {
-      const answer = await send(port, { method: 'TRACE', path: FEED, headers })
-      expect(answer.status).toBe(405)
-      expect(answer.headers.allow).toBe('GET, PATCH, POST')
-      expectErrorShape(JSON.parse(answer.body), 405)
-      expect(JSON.parse(answer.body).error).toBe('Method Not Allowed')
+    for (const [path, allow] of [
+      [FEED, 'GET, HEAD'],
+      [`${FEED}?limit=1`, 'GET, HEAD'],
+      [MARK, 'POST'],
+      [`${BASE_PATH}/v2/subscribers/user-1/preferences`, 'GET, HEAD, PATCH'],
+      [`${BASE_PATH}/v1/subscribers/user-1/notifications/../messages/mark-as`, 'POST'],
+      [`${BASE_PATH}/v1/events/trigger`, ''],
+    ]) {
+      for (const headers of [{}, auth, { host: 'a b' }] as Record<string, string>[]) {
+        const answer = await send(port, { method: 'TRACE', path: path!, headers })
+        expect(answer.status, path).toBe(405)
+        expect(answer.headers.allow, path).toBe(allow)
+        expectErrorShape(JSON.parse(answer.body), 405)
+        expect(JSON.parse(answer.body).error).toBe('Method Not Allowed')
+      }
     }
-    const put = await send(port, { method: 'PUT', path: FEED, headers: auth })
-    expect(put.status).toBe(405)
-    expect(put.headers.allow).toBe('GET, PATCH, POST')
+    for (const [method, path, allow] of [
+      ['PUT', FEED, 'GET, HEAD'],
+      ['OPTIONS', MARK, 'POST'],
+      ['POST', FEED, 'GET, HEAD'],
+    ]) {
+      const answer = await send(port, { method: method!, path: path!, headers: auth })
+      expect([answer.status, answer.headers.allow], `${method} ${path}`).toEqual([405, allow])
+    }
     expect(forwarded).toEqual([])
+  })
+
+  it('answers HEAD as GET without the body, over real HTTP', async () => {
+    const { port, auth, forwarded } = await start()
+    const get = await send(port, { path: `${FEED}?limit=2`, headers: auth })
+    const head = await send(port, { method: 'HEAD', path: `${FEED}?limit=2`, headers: auth })
+    expect([head.status, head.body, head.headers['content-type']]).toEqual([200, '', get.headers['content-type']])
+    expect(forwarded.map((f) => f.method)).toEqual(['GET', 'GET'])
+    const other = await send(port, {
+      method: 'HEAD',
+      path: `${BASE_PATH}/v1/subscribers/user-2/notifications/feed`,
+      headers: auth,
+    })
+    expect([other.status, other.body]).toEqual([403, ''])
   })
 
   it('answers 400 to a Host header that is not a usable host, and serves the usable ones', async () => {

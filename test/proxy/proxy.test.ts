@@ -151,6 +151,68 @@ describe('createInboxProxy: what it forwards', () => {
   })
 })
 
+describe('createInboxProxy: HEAD', () => {
+  it('answers HEAD as GET where GET is taken, without the body, refusals included', async () => {
+    const { call, forwarded, service } = startProxy()
+    for (const path of [`${FEED}?limit=2`, `${PREFS}?criticality=all`, `${SUBS}?limit=1`]) {
+      forwarded.length = 0
+      const get = await call('user-1', path)
+      const head = await call('user-1', path, { method: 'HEAD' })
+      expect([head.status, await head.text()], path).toEqual([200, ''])
+      expect([...head.headers].sort(), path).toEqual([...get.headers].sort())
+      // The service is asked with GET, the one method the spec gives these routes.
+      expect(forwarded.map((f) => `${f.method} ${f.url.pathname}${f.url.search}`)).toEqual([
+        `GET ${path}`,
+        `GET ${path}`,
+      ])
+    }
+    const before = digest(service)
+    for (const [user, path, status] of [
+      ['user-1', `${FEED}?limit=abc`, 422],
+      ['ghost', '/v1/subscribers/ghost/notifications/feed', 404],
+      ['user-1', '/v1/subscribers/user-2/notifications/feed', 403],
+      ['user-1', '/v1/integrations/active', 403],
+      [null, FEED, 401],
+    ] as const) {
+      const head = await call(user, path, { method: 'HEAD' })
+      expect([head.status, await head.text(), head.headers.get('allow')], path).toEqual([status, '', null])
+    }
+    const post = await call('user-1', MARK, { method: 'HEAD' })
+    expect([post.status, post.headers.get('allow'), await post.text()]).toEqual([405, 'POST', ''])
+    expect(digest(service)).toBe(before)
+  })
+
+  it('answers HEAD on the event route with the headers of a stream, without opening one', async () => {
+    const { proxy, bearer } = startProxy({ events: { maxStreamsPerSubscriber: 1, heartbeatMs: 60_000 } })
+    const auth = { authorization: await bearer('user-1') }
+    const controller = new AbortController()
+    const stream = await proxy(new Request(APP + BASE_PATH + '/events', { headers: auth, signal: controller.signal }))
+    const reader = stream.body!.getReader()
+    const decoder = new TextDecoder()
+    const readUntil = async (text: string) => {
+      let got = ''
+      while (!got.includes(text)) {
+        const { done, value } = await reader.read()
+        if (done) throw new Error(`stream ended before ${text}`)
+        got += decoder.decode(value)
+      }
+    }
+    await readUntil('event: ready')
+    const head = await proxy(new Request(APP + BASE_PATH + '/events', { method: 'HEAD', headers: auth }))
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+      200,
+      stream.headers.get('content-type'),
+      '',
+    ])
+    // One stream per subscriber at most: had the HEAD opened one, the first would be closed now.
+    await proxy.notify(['user-1'], { type: 'message.created', messageIds: ['m-1'] })
+    await readUntil('"messageIds":["m-1"]')
+    controller.abort()
+    const signedOut = await proxy(new Request(APP + BASE_PATH + '/events', { method: 'HEAD' }))
+    expect([signedOut.status, await signedOut.text()]).toEqual([401, ''])
+  })
+})
+
 describe('createInboxProxy: rate limit', () => {
   it('answers 429 with Retry-After once a subscriber has spent their requests, and only them', async () => {
     const { call, forwarded } = startProxy({ rateLimit: { limit: 3, windowMs: 60_000 } })
@@ -274,7 +336,7 @@ describe('createInboxProxy: what it refuses', () => {
     expect(digest(service)).toBe(before)
   })
 
-  it('answers 403 to every other operation: triggers, integrations, topic lists, other paths of a method it forwards', async () => {
+  it('answers 403 to every other operation, naming the method and path: triggers, integrations, topic lists, other paths', async () => {
     const { call, forwarded, service } = startProxy()
     const before = digest(service)
     const integrationId = service.state.integrations()[0]?._id ?? '0123456789abcdef01234567'
@@ -285,38 +347,128 @@ describe('createInboxProxy: what it refuses', () => {
       ['POST', `/v1/integrations/${integrationId}/set-primary`],
       ['GET', '/v2/topics/news/subscriptions'],
       ['GET', '/v2/topics/news/subscriptions?subscriberId=user-1'],
-      ['POST', FEED, json({})],
-      ['GET', MARK],
-      ['PATCH', MARK, json({ messageId: 'x', markAs: 'read' })],
-      ['POST', SUBS, json({ topicKey: 'news' })],
       ['GET', '/v1/subscribers/user-1'],
       ['GET', '/v1/subscribers/user-1/notifications'],
       ['GET', '/v1/subscribers/user-1/notifications/feed/extra'],
+      ['GET', '/V1/subscribers/user-1/notifications/feed'],
+      ['HEAD', '/v1/Subscribers/user-1/notifications/feed'],
+      ['PATCH', '/v2/subscribers/user-1/PREFERENCES', json({ channels: { email: false } })],
       ['GET', '/'],
       ['GET', ''],
     ]
     for (const [method, path, init] of refused) {
       const response = await call('user-1', path, { ...init, method })
-      await expectError(response, 403)
+      const where = `${method} ${BASE_PATH}${path.split('?')[0]}`
+      expect(response.status, where).toBe(403)
+      if (method === 'HEAD') continue
+      const body = await expectError(response, 403)
+      expect(body.message, where).toBe(
+        `The proxy does not forward ${where}: it serves only the signed-in subscriber's feed, mark-as, ` +
+          'preferences and subscriptions.',
+      )
     }
     expect(forwarded).toEqual([])
     expect(digest(service)).toBe(before)
   })
 
-  it('answers 405 with Allow to a method it never forwards, signed in or not', async () => {
+  it('names subscriberId when the id is another subscriber’s, in words that are the same whoever it names', async () => {
     const { call, forwarded, service } = startProxy()
     const before = digest(service)
-    for (const method of ['PUT', 'DELETE', 'HEAD', 'OPTIONS', 'PROPFIND', 'patch', 'X-CUSTOM']) {
-      for (const user of ['user-1', null]) {
-        const init = method === 'PUT' ? json({ channels: { email: false } }, { method }) : { method }
-        const response = await call(user, method === 'PUT' ? PREFS : FEED, init)
-        expect(response.status, `${method} as ${user}`).toBe(405)
-        expect(response.headers.get('allow')).toBe('GET, PATCH, POST')
-        if (method !== 'HEAD') expect((await expectError(response, 405)).error).toBe('Method Not Allowed')
+    const message =
+      "The subscriberId in the path is not the signed-in subscriber's: the proxy serves only their own " +
+      'notifications, preferences and subscriptions.'
+    const answers: Record<string, unknown>[] = []
+    for (const id of ['user-2', 'ghost', 'USER-1', '%2575ser-1', '%zz', '']) {
+      for (const [method, path, init] of [
+        ['GET', `/v1/subscribers/${id}/notifications/feed?limit=1`],
+        ['POST', `/v1/subscribers/${id}/messages/mark-as`, json({ messageId: 'x', markAs: 'read' })],
+        ['GET', `/v2/subscribers/${id}/preferences`],
+        ['PATCH', `/v2/subscribers/${id}/preferences`, json({ channels: { email: false } })],
+        ['GET', `/v2/subscribers/${id}/subscriptions`],
+      ] as [string, string, RequestInit?][]) {
+        const body = await expectError(await call('user-1', path, { ...init, method }), 403)
+        expect(body.message, `${method} ${path}`).toBe(message)
+        expect(body.path).toBe(BASE_PATH + path.split('?')[0])
+        answers.push({ ...body, timestamp: 0, path: 0 })
+      }
+    }
+    // An existing subscriber (user-2) and one that does not exist (ghost) get the very same answer.
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1)
+    expect(JSON.stringify(answers[0])).not.toMatch(/user-2|ghost/)
+    expect(forwarded).toEqual([])
+    expect(digest(service)).toBe(before)
+  })
+
+  it('answers 405 with the Allow of the path to a method the path does not take, signed in or not', async () => {
+    const { call, forwarded, service } = startProxy()
+    const before = digest(service)
+    const other = '/v1/subscribers/user-2/notifications/feed'
+    const paths: [string, string][] = [
+      [FEED, 'GET, HEAD'],
+      [other, 'GET, HEAD'],
+      [MARK, 'POST'],
+      [PREFS, 'GET, HEAD, PATCH'],
+      [SUBS, 'GET, HEAD'],
+      ['/events', 'GET, HEAD'],
+      // Nothing is forwarded there: no method is allowed.
+      ['/v1/events/trigger', ''],
+    ]
+    for (const [path, allow] of paths) {
+      for (const method of [
+        'GET',
+        'HEAD',
+        'POST',
+        'PATCH',
+        'PUT',
+        'DELETE',
+        'OPTIONS',
+        'PROPFIND',
+        'patch',
+        'X-CUSTOM',
+      ]) {
+        if (allow.split(', ').includes(method)) continue
+        // GET, HEAD, POST and PATCH where nothing is forwarded are refused once the caller is known (403).
+        if (allow === '' && ['GET', 'HEAD', 'POST', 'PATCH'].includes(method)) continue
+        for (const user of ['user-1', null]) {
+          const where = `${method} ${path} as ${user}`
+          const init = ['PUT', 'POST', 'PATCH'].includes(method) ? json({}, { method }) : { method }
+          const response = await call(user, path, init)
+          expect(response.status, where).toBe(405)
+          expect(response.headers.get('allow'), where).toBe(allow)
+          if (method === 'HEAD') {
+            expect(await response.text(), where).toBe('')
+            continue
+          }
+          const body = await expectError(response, 405)
+          expect(body.error).toBe('Method Not Allowed')
+          expect(body.message, where).toBe(
+            allow
+              ? `The method ${method} is not allowed on ${BASE_PATH}${path}: it takes ${allow}.`
+              : `The method ${method} is not allowed here: the proxy forwards nothing at ${BASE_PATH}${path}.`,
+          )
+        }
       }
     }
     expect(forwarded).toEqual([])
     expect(digest(service)).toBe(before)
+  })
+
+  it('answers OPTIONS, a CORS preflight included, with 405 and the Allow of the path, and no CORS header', async () => {
+    const { call, forwarded } = startProxy()
+    for (const [path, allow] of [
+      [FEED, 'GET, HEAD'],
+      [MARK, 'POST'],
+      [PREFS, 'GET, HEAD, PATCH'],
+    ]) {
+      const response = await call(null, path!, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST' },
+      })
+      expect(response.status).toBe(405)
+      expect(response.headers.get('allow')).toBe(allow)
+      expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([])
+    }
+    expect(forwarded).toEqual([])
   })
 
   it('answers 413 to a body over the limit, by its Content-Length or by what it streams', async () => {
@@ -425,6 +577,32 @@ describe('createInboxProxy: when the service fails', () => {
     service.faults.add({ path: FEED, status: 503, times: 1 })
     const unavailable = await call('user-1', FEED)
     await expectError(unavailable, 503)
+  })
+
+  it('relays the service’s 422 for a repeated query parameter, with the browser’s path and the field named', async () => {
+    const { call, forwarded } = startProxy()
+    for (const [query, field, value] of [
+      ['limit=1&limit=2', 'limit', ['1', '2']],
+      ['limit=2&limit=abc', 'limit', ['2', 'abc']],
+      ['limit=abc&limit=2', 'limit', ['abc', '2']],
+      ['read=false&read=true', 'read', ['false', 'true']],
+    ] as const) {
+      forwarded.length = 0
+      const body = await expectError(await call('user-1', `${FEED}?${query}`), 422)
+      expect(body, query).toMatchObject({ message: 'Validation Error', path: BASE_PATH + FEED })
+      expect(body.errors, query).toEqual({
+        [field]: { messages: [`${field} must be given once, not 2 times`], value },
+      })
+      // Both values went on as sent: it is the service that refuses them.
+      expect(forwarded[0]!.url.searchParams.getAll(field)).toEqual(value)
+    }
+    const criticality = await expectError(await call('user-1', `${PREFS}?criticality=all&criticality=critical`), 422)
+    expect(Object.keys(criticality.errors as object)).toEqual(['criticality'])
+    const cursor = await expectError(
+      await call('user-1', `${SUBS}?limit=1&orderDirection=ASC&orderDirection=DESC`),
+      422,
+    )
+    expect(Object.keys(cursor.errors as object)).toEqual(['orderDirection'])
   })
 
   it('answers 502 with an error body when the connection drops, and 504 when the service is too slow', async () => {
