@@ -22,6 +22,25 @@ const globalSwitch = (name: string) =>
 const workflowSwitch = (group: string, name: string) =>
   within(screen.getByRole('group', { name: group })).getByRole('switch', { name }) as HTMLInputElement
 
+/** The panel over a service whose subscriber is on Mondays 9 to 5, with the PATCH requests it receives. */
+function renderMondayNineToFive() {
+  const setup = setupService(
+    fixture({
+      schedule: {
+        isEnabled: true,
+        weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
+      },
+    }),
+  )
+  const patches: string[] = []
+  const fetch = setup.service.fetch.bind(setup.service)
+  setup.service.fetch = (request: Request) => {
+    if (request.method === 'PATCH') patches.push(request.url)
+    return fetch(request)
+  }
+  return { ...renderWithInbox(<PreferencesPanel />, { setup }), patches }
+}
+
 describe('PreferencesPanel', () => {
   it('shows a skeleton, then labelled switches; critical workflows are locked with an explanation', async () => {
     const { container } = renderWithInbox(<PreferencesPanel />, { fixture: fixture(), service: { latency: 40 } })
@@ -112,21 +131,7 @@ describe('PreferencesPanel', () => {
   })
 
   it('saves a time once per edit, not once per keystroke: on blur, and after a pause in typing', async () => {
-    const setup = setupService(
-      fixture({
-        schedule: {
-          isEnabled: true,
-          weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
-        },
-      }),
-    )
-    const patches: string[] = []
-    const fetch = setup.service.fetch.bind(setup.service)
-    setup.service.fetch = (request: Request) => {
-      if (request.method === 'PATCH') patches.push(request.url)
-      return fetch(request)
-    }
-    const { client } = renderWithInbox(<PreferencesPanel />, { setup })
+    const { client, patches } = renderMondayNineToFive()
     const section = await screen.findByRole('region', { name: 'Delivery schedule' })
     const from = within(section).getByLabelText('Monday From') as HTMLInputElement
     const to = within(section).getByLabelText('Monday To') as HTMLInputElement
@@ -172,21 +177,7 @@ describe('PreferencesPanel', () => {
   })
 
   it('refuses hours that end before they start, keeps the time typed, and saves it once the start allows it', async () => {
-    const setup = setupService(
-      fixture({
-        schedule: {
-          isEnabled: true,
-          weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
-        },
-      }),
-    )
-    const patches: string[] = []
-    const fetch = setup.service.fetch.bind(setup.service)
-    setup.service.fetch = (request: Request) => {
-      if (request.method === 'PATCH') patches.push(request.url)
-      return fetch(request)
-    }
-    const { client } = renderWithInbox(<PreferencesPanel />, { setup })
+    const { client, patches } = renderMondayNineToFive()
     const section = await screen.findByRole('region', { name: 'Delivery schedule' })
     const from = within(section).getByLabelText('Monday From') as HTMLInputElement
     const to = within(section).getByLabelText('Monday To') as HTMLInputElement
