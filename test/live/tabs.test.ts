@@ -179,6 +179,28 @@ describe.concurrent('tabs of one browser profile', () => {
   })
 })
 
+describe('an outage of the app server', () => {
+  it("the bell recovers when the service answers again, though the app's JS files could not be fetched meanwhile", async (test) => {
+    const at = await profile(test)
+    await emulateActivity(at.context)
+    // The adaptive default: the first look comes with a change of focus or after 10 s, not at once.
+    const [tab] = (await open(at, 1, {})) as [Tab]
+    expect(await tab.bell()).toBe(5)
+    // What the first refresh needs is fetched soon after the first render, while the server answers.
+    await tab.page.waitForFunction(
+      () => performance.getEntriesByType('resource').some((e) => /\/fold-[\w-]+\.js$/.test(e.name)),
+      null,
+      { timeout: 5000 },
+    )
+    // Then the server stops serving files (down, or a deploy took the old ones away); the API answers again.
+    await at.context.route(/\.js(\?|$)/, (route) => route.abort())
+    await trigger(at.service)
+    await setActivity(tab, false)
+    await setActivity(tab, true)
+    await until('the bell shows the new notification', async () => (await tab.bell()) === 6, 5000)
+  })
+})
+
 describe.concurrent('cadence, on the page clock', () => {
   it('every 10 s while a tab of the profile is focused, 30 s while one is visible, never while all are hidden', async (test) => {
     const at = await profile(test)
