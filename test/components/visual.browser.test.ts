@@ -29,8 +29,16 @@ afterAll(async () => {
   await close?.()
 })
 
-async function open(scale: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: scale })
+async function open(
+  scale: number,
+  options: { width?: number; touch?: boolean; forcedColors?: boolean } = {},
+): Promise<Page> {
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1280, height: 800 },
+    deviceScaleFactor: scale,
+    ...(options.touch ? { isMobile: true, hasTouch: true } : {}),
+  })
+  if (options.forcedColors) await page.emulateMedia({ forcedColors: 'active' })
   await page.goto(url)
   await page.waitForSelector('article')
   // Rows are measured once drawn: wait for two equal layouts.
@@ -82,6 +90,36 @@ describe('rows as the eye sees them', () => {
     expect(new Set(laid.map((r) => Math.round(r.titleLeft))).size).toBe(1)
     await page.close()
   })
+
+  for (const [mode, options] of [
+    ['on a phone (no hover)', { width: 375, touch: true }],
+    ['in forced colors', { forcedColors: true }],
+  ] as const) {
+    it(`keeps the always-shown mark-as button clear of the row's title, time and unread dot ${mode}`, async () => {
+      const page = await open(1, options)
+      expect(await page.evaluate(() => matchMedia('(hover: none)').matches)).toBe('touch' in options)
+      const clashes = await page.evaluate(() => {
+        const hit = (a: DOMRect, b: DOMRect) =>
+          a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom && a.width * b.width > 0
+        return Array.from(document.querySelectorAll('article')).flatMap((row) => {
+          const tools = row.querySelector('.inbox-item__tools button')!.getBoundingClientRect()
+          return Array.from(
+            row.querySelectorAll('.inbox-item__title, .inbox-item__time, .inbox-item__dot, .inbox-item__body'),
+          )
+            .filter((part) => hit(tools, part.getBoundingClientRect()))
+            .map((part) => `${row.getAttribute('data-id')} ${part.className}`)
+        })
+      })
+      expect(clashes).toEqual([])
+      expect(
+        await page
+          .locator('.inbox-item__tools button')
+          .first()
+          .evaluate((b) => getComputedStyle(b.parentElement!).opacity),
+      ).toBe('1')
+      await page.close()
+    })
+  }
 
   it('shows "mark as unread" as an icon of its own, and a failure without a lone last word', async () => {
     const page = await open(1)
