@@ -36,8 +36,9 @@ export interface InboxProxyOptions<C = unknown> {
    * signed-in user cannot spend the rate limit of the API key every subscriber shares. Refused requests,
    * answered before the limit is looked at (401, 403, 405), cost nothing. `store` keeps the counts: by default
    * {@link createMemoryRateLimitStore}, per process and at most 100,000 subscribers; pass a shared store to
-   * hold the limit across instances. A store that fails (throws or rejects) lets the request through, so an
-   * outage of a shared store does not take the inbox down with it. `false` turns the limit off.
+   * hold the limit across instances. A store that fails (throws, rejects, or has not answered within 1 s) lets
+   * the request through: an outage of a shared store neither takes the inbox down with it nor holds its requests
+   * (the limit guards the API key's allowance, and the service keeps its own). `false` turns the limit off.
    * @default { limit: 600, windowMs: 60000, store: createMemoryRateLimitStore() }
    */
   rateLimit?: (RateLimitRule & { store?: RateLimitStore }) | false | undefined
@@ -375,11 +376,16 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   const rule: RateLimitRule | null = rateLimit && { limit: rateLimit.limit, windowMs: rateLimit.windowMs }
   const store = rateLimit && (rateLimit.store ?? createMemoryRateLimitStore())
 
-  /** Milliseconds the subscriber must wait, or 0 to go ahead. */
+  /** Longest wait for the rate-limit store's verdict; a store slower than that lets the request through. */
+  const storeTimeout = Math.min(timeout, 1_000)
+  /** Milliseconds the subscriber must wait, or 0 to go ahead; 0 too when the store fails or is slow (fail open). */
   async function limited(subscriberId: string): Promise<number> {
     if (!store || !rule) return 0
     try {
-      const verdict = await store.take(subscriberId, 1, Date.now(), rule)
+      const taken = store.take(subscriberId, 1, Date.now(), rule)
+      // A remote store that does not answer (its server down, a client queueing commands until it is back) must
+      // not hold every request: past the bound the request goes ahead, as when the store fails.
+      const verdict = 'then' in taken ? await within(Promise.resolve(taken), storeTimeout) : taken
       return verdict.ok ? 0 : Math.max(1, verdict.retryAfterMs)
     } catch {
       return 0

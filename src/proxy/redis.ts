@@ -2,6 +2,12 @@
  * inbox-kit/proxy/redis: what several instances of an app share through Redis — the event broker (pub/sub, with
  * each subscriber's last events in a Redis stream for resumes) and the rate-limit store. It takes clients the app
  * made with the `redis` package (node-redis 4 or later) and imports nothing itself.
+ *
+ * The clients stay the app's: it connects them and listens for their `'error'` events (node-redis requires a
+ * listener; without one, a dropped connection crashes the process). The kit adds no listener of its own, which
+ * would keep an app that forgot its own from ever hearing of its client's errors. While a client is not ready
+ * (node-redis's `isReady`: Redis restarting, unreachable), the broker and the store fail at once instead of
+ * leaving commands in node-redis's offline queue until Redis is back.
  */
 import { parseEventId, resumeFrom } from './events'
 import type { BrokerEntry, InboxEvent, InboxEventBroker } from './events'
@@ -9,22 +15,38 @@ import type { RateLimitStore } from './rateLimit'
 
 export type { InboxEventBroker, RateLimitStore }
 
-/** What the broker and the store ask of a Redis client: node-redis's `sendCommand`. */
+/** What the broker and the store ask of a Redis client: node-redis's `sendCommand` and `isReady`. */
 export interface RedisCommandClient {
   sendCommand(args: string[]): Promise<unknown>
+  /** False while the connection is down (node-redis reconnects by itself meanwhile): commands then fail at once. */
+  readonly isReady?: boolean | undefined
 }
 
-/** A connection in subscriber mode: node-redis's `subscribe` and `unsubscribe` with a listener. */
+/** A connection in subscriber mode: node-redis's `subscribe` and `unsubscribe` with a listener, and `isReady`. */
 export interface RedisSubscriberClient {
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>
   unsubscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>
+  /** False while the connection is down: a new subscription then fails at once. */
+  readonly isReady?: boolean | undefined
+}
+
+/**
+ * Throws when `client` says its connection is down. node-redis would queue the command until Redis is back, which
+ * holds the request that waits for it (and replays a backlog of stale commands on reconnection); failing at once
+ * lets the proxy answer now: the request goes through without the rate limit, a stream or a webhook gets 503.
+ */
+function ready(client: { readonly isReady?: boolean | undefined }): void {
+  if (client.isReady === false) throw new Error('Redis cannot be reached: the client is not connected.')
 }
 
 /** Options of {@link createRedisBroker}. */
 export interface RedisBrokerOptions {
-  /** A connected client, for publishing and for the buffers. */
+  /** A connected client, for publishing and for the buffers, with the app's `'error'` listener. */
   client: RedisCommandClient
-  /** A second connected client, used only to subscribe (Redis keeps a subscribing connection for that). */
+  /**
+   * A second connected client (`client.duplicate()`), used only to subscribe (Redis keeps a subscribing connection
+   * for that), with an `'error'` listener of its own: a duplicate does not share the first one's listeners.
+   */
   subscriber: RedisSubscriberClient
   /** Start of every key and channel name, so that several apps can share one Redis. @default 'inbox-kit' */
   prefix?: string | undefined
@@ -42,6 +64,7 @@ interface Script {
 
 /** Runs `script`, loading it again when Redis has forgotten it (a restart, SCRIPT FLUSH). */
 async function run(client: RedisCommandClient, script: Script, keys: string[], args: string[]): Promise<unknown> {
+  ready(client)
   const load = () => (script.sha = client.sendCommand(['SCRIPT', 'LOAD', script.source]) as Promise<string>)
   const sha = await (script.sha ?? load()).catch((error: unknown) => {
     script.sha = undefined
@@ -97,12 +120,20 @@ const PUBLISH_BATCH = 500
  * event; webhook ids are remembered with `SET NX PX`. Not for Redis Cluster (the keys of one publish may lie in
  * different slots).
  *
+ * While Redis cannot be reached (a client not ready), `subscribe`, `resume`, `publish` and `claim` reject at once,
+ * so the proxy answers 503 with `Retry-After`; `release` is left to node-redis's queue, so that a claim is still
+ * given back once Redis returns. node-redis reconnects and subscribes again by itself.
+ *
  * @example
  * import { createClient } from 'redis'
  * import { createRedisBroker } from 'inbox-kit/proxy/redis'
  *
- * const client = await createClient({ url: process.env.REDIS_URL }).connect()
- * const subscriber = await client.duplicate().connect()
+ * const client = createClient({ url: process.env.REDIS_URL })
+ * const subscriber = client.duplicate()
+ * // node-redis needs an 'error' listener on each client, or a dropped connection crashes the process.
+ * client.on('error', (error) => console.error('Redis:', error))
+ * subscriber.on('error', (error) => console.error('Redis (subscriber):', error))
+ * await Promise.all([client.connect(), subscriber.connect()])
  * const inboxProxy = createInboxProxy({ …, events: { webhookSecret, broker: createRedisBroker({ client, subscriber }) } })
  * // Events published while the subscribing connection was down are in the buffer: let the clients resume them.
  * subscriber.on('ready', () => inboxProxy.closeStreams())
@@ -134,6 +165,8 @@ export function createRedisBroker(options: RedisBrokerOptions): InboxEventBroker
     async subscribe(subscriberId, listener) {
       let channel = channels.get(subscriberId)
       if (!channel) {
+        // Subscribed now, node-redis would hold the subscription back until Redis returns.
+        ready(subscriber)
         const listeners = new Set<(entry: BrokerEntry) => void>()
         const onMessage = (message: string) => {
           const entry = parseMessage(message)
@@ -188,6 +221,7 @@ export function createRedisBroker(options: RedisBrokerOptions): InboxEventBroker
     },
 
     async claim(key, ttl) {
+      ready(client)
       const answer = await client.sendCommand([
         'SET',
         `${prefix}:claim:${key}`,
@@ -199,6 +233,7 @@ export function createRedisBroker(options: RedisBrokerOptions): InboxEventBroker
       return answer === 'OK'
     },
 
+    // Not failed early: queued by node-redis while Redis is away, it still frees the claim once Redis is back.
     async release(key) {
       await client.sendCommand(['DEL', `${prefix}:claim:${key}`])
     },
@@ -240,7 +275,7 @@ return {0, string.format('%.3f', nxt - now - window)}`,
 
 /** Options of {@link createRedisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
-  /** A connected client (it may be the broker's). */
+  /** A connected client (it may be the broker's), with the app's `'error'` listener. */
   client: RedisCommandClient
   /** Start of every key name. @default 'inbox-kit' */
   prefix?: string | undefined
@@ -249,6 +284,7 @@ export interface RedisRateLimitStoreOptions {
 /**
  * A {@link RateLimitStore} in Redis, so that a subscriber's limit holds across every instance of the app: each
  * `take` is one atomic script (GCRA, a single number per subscriber that expires once the bucket is full again).
+ * While the client is not ready, `take` rejects at once, and the proxy lets the request through (it fails open).
  *
  * @example createInboxProxy({ …, rateLimit: { limit: 600, windowMs: 60_000, store: createRedisRateLimitStore({ client }) } })
  */

@@ -115,6 +115,26 @@ describe('createInboxProxy: rate-limit stores', () => {
     expect((await throwing.call('user-1', FEED('user-1'))).status).toBe(200)
   })
 
+  it('lets a request through when the store has not answered within a second, so a store that hangs holds nothing', async () => {
+    // A shared store whose server is gone while its client queues commands: it answers neither yes nor no.
+    let asked = 0
+    const hanging: RateLimitStore = {
+      take: () => {
+        asked++
+        return new Promise(() => {})
+      },
+    }
+    const { call } = startProxy({ rateLimit: { limit: 1, windowMs: 60_000, store: hanging } })
+    const started = performance.now()
+    const answers = await Promise.race([
+      Promise.all([call('user-1', FEED('user-1')), call('user-1', FEED('user-1'))]),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000)),
+    ])
+    expect(answers?.map((r) => r.status)).toEqual([200, 200])
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990)
+    expect(asked).toBe(2)
+  })
+
   it('refuses a rule it cannot apply', () => {
     for (const rateLimit of [
       { limit: 0, windowMs: 1_000 },

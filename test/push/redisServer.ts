@@ -6,6 +6,8 @@ export interface RedisServer {
   url: string
   port: number
   stop(): Promise<void>
+  /** Kills the process at once (SIGKILL), as a crash would: its clients get no goodbye. */
+  kill(): Promise<void>
 }
 
 const REDIS = process.env.REDIS_SERVER ?? 'redis-server'
@@ -21,8 +23,12 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Starts redis-server on a free loopback port; tries again on another port if that one was taken meanwhile. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Starts redis-server on a free loopback port; tries again on another port if that one was taken meanwhile. With
+ * `port`, on that one (a restart where the clients expect it).
+ */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  if (port !== undefined) return launch(port)
   let lastError: unknown
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort()
@@ -79,6 +85,10 @@ function launch(port: number): Promise<RedisServer> {
         port,
         async stop() {
           if (child.exitCode === null) child.kill('SIGTERM')
+          await exited
+        },
+        async kill() {
+          if (child.exitCode === null) child.kill('SIGKILL')
           await exited
         },
       })
