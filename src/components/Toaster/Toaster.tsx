@@ -9,9 +9,9 @@ import { useUI } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
 import { Avatar } from '../NotificationItem/Avatar'
 
-/** Props of {@link Toaster}; the rest lands on its `<section>`. */
+/** Props of {@link Toaster}; the rest lands on its `<section>` (a landmark only while it holds toasts). */
 export interface ToasterProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
-  /** How long a toast stays, in ms, while neither hovered nor focused. @default 6000 */
+  /** How long each toast stays, in ms, from its arrival; the stack waits while hovered or focused. @default 6000 */
   duration?: number | undefined
   /** Most toasts shown at once; older ones go first. @default 3 */
   max?: number | undefined
@@ -30,8 +30,10 @@ interface Toast {
 
 /**
  * Short-lived cards for notifications that arrive while the app is open — in the focused tab only, once
- * per browser profile. Announced politely, never taking focus; they wait while hovered or focused;
- * Escape dismisses the focused one.
+ * per browser profile. Never taking focus; each goes `duration` after it came, all of them waiting while
+ * the stack is hovered or focused; Escape dismisses the focused one. Each arrival is announced once: inside
+ * an inbox (`<Inbox toasts>`, a root or a layout) by the inbox's live region ("3 new notifications"), the
+ * toasts staying quiet; on its own, politely by the toast list.
  * @example <Toaster onOpen={(item) => router.push(`/inbox/${item._id}`)} />
  */
 export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
@@ -42,6 +44,10 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
   const arrived = useStore(sync.store, (s) => s.arrived)
   const [toasts, setToasts] = useState<Toast[]>([])
   const [held, setHeld] = useState(false)
+  /** What is left of each toast's time (ms), from when the stack was last held or changed; `duration` until then. */
+  const [left] = useState(() => new WeakMap<Toast, number>())
+  // Inside an inbox, its live region already says how many arrived: the list speaks only on its own.
+  const live = 'data-inbox-root' in root
   const seen = useRef(arrived?.n ?? 0)
   // Counted in the provider, so that new notifications are fetched only while some tab shows toasts.
   useEffect(() => {
@@ -57,13 +63,19 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
     setToasts((t) => [...fresh, ...t].slice(0, max))
   }, [arrived, max])
 
-  // One timer for the oldest toast; nothing goes while the reader is on them.
-  const oldest = toasts[toasts.length - 1]
+  // A timer for each toast, from its arrival; none goes while the reader is on the stack, and each takes up
+  // where it was when the reader leaves.
   useEffect(() => {
-    if (!oldest || held) return
-    const timer = setTimeout(() => setToasts((t) => t.filter((x) => x !== oldest)), duration)
-    return () => clearTimeout(timer)
-  }, [oldest, held, duration])
+    if (held) return
+    const start = Date.now()
+    const timers = toasts.map((toast) =>
+      setTimeout(() => setToasts((t) => t.filter((x) => x !== toast)), left.get(toast) ?? duration),
+    )
+    return () => {
+      for (const toast of toasts) left.set(toast, (left.get(toast) ?? duration) + start - Date.now())
+      timers.forEach(clearTimeout)
+    }
+  }, [toasts, held, duration, left])
 
   // Where focus was before it came to the toasts: it goes back there when the last one it was on closes.
   const from = useRef<HTMLElement | null>(null)
@@ -84,7 +96,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       ref={ref}
       {...root}
       {...c('inbox-toaster', className)}
-      aria-label={m.toastsLabel}
+      aria-label={toasts.length ? m.toastsLabel : undefined}
       data-position={position}
       onPointerEnter={() => setHeld(true)}
       onPointerLeave={() => setHeld(false)}
@@ -95,7 +107,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setHeld(false)}
       {...rest}
     >
-      <ol ref={list} {...c('inbox-toaster__list')} aria-live="polite" aria-relevant="additions">
+      <ol ref={list} {...c('inbox-toaster__list')} aria-live={live ? 'polite' : undefined}>
         {toasts.map((toast) => {
           const { item } = toast
           return (
