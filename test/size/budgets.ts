@@ -6,15 +6,15 @@
  *
  * Measured on 2026-11-25: the full `<Inbox/>` 23.5 kB of JS first, 28.2 kB later (the popover's placement
  * and the keyboard focus fixes of that day took it past 28.0), 5.1 kB of CSS; the hooks alone 19.6 kB first.
- * On 2026-11-26 what loads later reached 28.6 kB from the sources and 28.9 kB from the packed tarball: the
- * schedule's time field that saves once per edit and keeps a day's other ranges, and untrusted text shown
- * without direction marks (+0.5 kB, all after the bell).
+ * On 2026-11-26 what loads later reached 29.0 kB from the sources and 29.3 kB from the packed tarball: the
+ * schedule's time field that saves once per edit and keeps a day's other ranges, untrusted text shown without
+ * direction marks, and toasts with a timer each that are announced once (+0.8 kB, all after the bell).
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 29_000,
+  inboxLazy: 29_400,
   css: 5_200,
   hooks: 20_000,
   /** Each locale other than English, imported on demand (1.5 KiB). */
