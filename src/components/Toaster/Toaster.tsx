@@ -63,6 +63,12 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
     setToasts((t) => [...fresh, ...t].slice(0, max))
   }, [arrived, max])
 
+  // A stack emptied under the pointer (its last toast dismissed) hears no pointerleave: the next toasts must not
+  // arrive held.
+  useEffect(() => {
+    if (!toasts.length) setHeld(false)
+  }, [toasts.length])
+
   // A timer for each toast, from its arrival; none goes while the reader is on the stack, and each takes up
   // where it was when the reader leaves.
   useEffect(() => {
