@@ -6,8 +6,8 @@
  */
 'use client'
 
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query'
-import { createContext, createElement, useCallback, useContext, useMemo, type ReactNode } from 'react'
+import { QueryClient, queryOptions, useMutation, useQuery } from '@tanstack/react-query'
+import { createContext, createElement, useCallback, useContext, useMemo, useState, type ReactNode } from 'react'
 import { createInboxClient } from '../api/client'
 import type {
   BulkTriggerBody,
@@ -25,7 +25,7 @@ import type {
 import type { InboxQueryOptions } from '../core/queries'
 import { ledgerOf } from '../core/ledger'
 import { useCursorList, type CursorListResult } from '../hooks/useCursorList'
-import { useInboxScope } from '../provider/context'
+import { InboxContext } from '../provider/context'
 
 export type { CursorListResult } from '../hooks/useCursorList'
 
@@ -66,36 +66,69 @@ export function topicSubscriptionsQueryOptions(
   })
 }
 
-const AdminContext = /* @__PURE__ */ createContext<InboxClient | null>(null)
+/** What an {@link InboxAdminProvider} gives the hooks below it. */
+interface AdminValue {
+  client: InboxClient
+  /** Its own QueryClient when it stands alone (no `InboxProvider` around it). */
+  queryClient: QueryClient | undefined
+}
+
+const AdminContext = /* @__PURE__ */ createContext<AdminValue | null>(null)
 
 /**
- * Gives the admin hooks below it their own client (e.g. one that reaches your back office), while
- * they keep the surrounding `InboxProvider`'s subscriber and cache: a trigger refreshes that inbox.
+ * Gives the admin hooks below it their own client (e.g. one that reaches your back office). Inside an
+ * `InboxProvider` they keep its subscriber and cache, so a trigger that reaches that subscriber refreshes the
+ * inbox; on a back-office page of its own, with no inbox around it, it brings a QueryClient of its own (or
+ * takes `queryClient`).
  *
  * @example
  * <InboxAdminProvider client={createInboxClient({ baseUrl: '/admin/api' })}>
  *   <SendForm />
  * </InboxAdminProvider>
  */
-export function InboxAdminProvider({ client, children }: { client: InboxClient; children?: ReactNode }): ReactNode {
-  return createElement(AdminContext.Provider, { value: client }, children)
+export function InboxAdminProvider({
+  client,
+  queryClient,
+  children,
+}: {
+  client: InboxClient
+  /** The QueryClient of the admin reads and writes when there is no `InboxProvider` around. */
+  queryClient?: QueryClient | undefined
+  children?: ReactNode
+}): ReactNode {
+  const inbox = useContext(InboxContext)
+  const [own] = useState(() => (inbox || queryClient ? undefined : new QueryClient()))
+  const value = useMemo(() => ({ client, queryClient: queryClient ?? own }), [client, queryClient, own])
+  return createElement(AdminContext.Provider, { value }, children)
 }
 
 /**
  * The client of the admin hooks: an `InboxAdminProvider`'s, else the provider's own when it has every
- * operation, else a full client built from the provider's options.
+ * operation, else a full client built from the provider's options; with the surrounding inbox (if any) and
+ * the QueryClient to use.
  */
 function useAdmin(name: string) {
-  const scope = useInboxScope(name)
+  const scope = useContext(InboxContext)
   const given = useContext(AdminContext)
-  const { sync, clientOptions } = scope
+  if (!scope && !given)
+    throw new Error(`\`${name}\` must be used within \`<InboxAdminProvider>\` or \`<InboxProvider>\``)
+  const sync = scope?.sync
+  const clientOptions = scope?.clientOptions
   const client = useMemo(() => {
-    if (given) return given
-    if ('trigger' in sync.client) return sync.client as InboxClient
+    if (given) return given.client
+    if (sync && 'trigger' in sync.client) return sync.client as InboxClient
     if (clientOptions) return createInboxClient(clientOptions)
     throw new Error(`\`${name}\` needs a client with every operation: pass one to \`<InboxAdminProvider client={…}>\``)
   }, [given, sync, clientOptions, name])
-  return { ...scope, client, queryClient: sync.queryClient, subscriberId: sync.subscriberId }
+  return {
+    client,
+    sync,
+    // Alone, the admin provider's own; inside an inbox, the inbox's.
+    queryClient: (given?.queryClient ?? sync?.queryClient)!,
+    /** Whose inbox a trigger may refresh ('' on a page without one); the admin reads' keys sit under it. */
+    subscriberId: sync?.subscriberId ?? '',
+    enabled: scope?.enabled ?? true,
+  }
 }
 
 /** What {@link useActiveIntegrations} returns. */
@@ -230,7 +263,7 @@ export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResul
     {
       mutationFn: (body: TriggerBody<P>) => client.trigger(body),
       onSuccess: (result, body) => {
-        if (result.status === 'processed' && mayReach(body.to, subscriberId)) return ledgerOf(sync).refresh()
+        if (sync && result.status === 'processed' && mayReach(body.to, subscriberId)) return ledgerOf(sync).refresh()
       },
     },
     queryClient,
@@ -269,7 +302,7 @@ export function useBulkTrigger<P extends JsonObject = JsonObject>(): UseBulkTrig
     {
       mutationFn: (body: BulkTriggerBody<P>) => client.bulkTrigger(body),
       onSuccess: (results, body) => {
-        if (body.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId)))
+        if (sync && body.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId)))
           return ledgerOf(sync).refresh()
       },
     },

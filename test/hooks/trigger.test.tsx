@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { useBulkTrigger } from '../../src/admin'
+import { InboxAdminProvider, useActiveIntegrations, useBulkTrigger } from '../../src/admin'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
 import { useTrigger } from '../../src/admin'
 import { buildFixture, inApp, messages, subscriber, topic, workflow } from '../support/fixtures'
+import { startService } from '../support/service'
 import { settled, setup } from './harness'
 
 afterEach(cleanup)
@@ -103,5 +104,29 @@ describe('useTrigger and useBulkTrigger', () => {
       }),
     )
     await waitFor(() => expect(result.current.bulk.error).toMatchObject({ status: 500 }))
+  })
+})
+
+describe('the admin hooks on a back-office page of their own', () => {
+  it('work under <InboxAdminProvider> alone, with no inbox around them', async () => {
+    const { client } = startService({ fixture: fixture() })
+    const { result } = renderHook(
+      () => ({ trigger: useTrigger<{ name: string }>(), integrations: useActiveIntegrations() }),
+      { wrapper: ({ children }) => <InboxAdminProvider client={client}>{children}</InboxAdminProvider> },
+    )
+    await waitFor(() => expect(result.current.integrations.data).toBeDefined())
+    let answer: unknown
+    await act(async () => {
+      answer = await result.current.trigger.trigger({ name: 'hello', to: 'user-2', payload: { name: 'Ada' } })
+    })
+    expect(answer).toMatchObject({ acknowledged: true, status: 'processed' })
+    const feed = await client.getFeed('user-2')
+    expect(feed.data[0]!.content).toBe('Hello Ada')
+  })
+
+  it('say where they belong when neither provider is there', () => {
+    expect(() => renderHook(() => useTrigger())).toThrow(
+      '`useTrigger` must be used within `<InboxAdminProvider>` or `<InboxProvider>`',
+    )
   })
 })
