@@ -112,7 +112,7 @@ export function createService(options: ServiceOptions = {}): Service {
         return json(
           fault.status,
           errorBody(fault.status, 'Injected failure', url.pathname, fault.status >= 500 ? { errorId: uuid() } : {}),
-          { ...echo, ...(fault.status === 429 || fault.status === 503 ? { 'Retry-After': '1' } : {}) },
+          { ...echo, ...(fault.retryAfter !== undefined ? { 'Retry-After': String(fault.retryAfter) } : {}) },
         )
       if (fault.malformed)
         return new Response('{"data": [{"_id": "', {

@@ -55,6 +55,8 @@ export interface FaultRule {
   latency?: number
   /** Answer this status with an error body. */
   status?: number
+  /** With `status`: a `Retry-After` of this many seconds. */
+  retryAfter?: number
   /** Reject like a dropped connection (`TypeError('fetch failed')`). */
   drop?: boolean
   /** 200 with a body that is not JSON. */

@@ -106,8 +106,12 @@ function requester(options: InboxClientOptions) {
         n--
         continue
       }
-      if (n >= retry.retries || opts.retry === false || !isRetryable(error)) throw error
-      await sleep(retryDelay(n, (error as Partial<ApiError>).retryAfter, retry), opts.signal)
+      const wait =
+        n >= retry.retries || opts.retry === false || !isRetryable(error)
+          ? undefined
+          : retryDelay(n, (error as Partial<ApiError>).retryAfter, retry)
+      if (wait === undefined) throw error
+      await sleep(wait, opts.signal)
     }
   }
 }

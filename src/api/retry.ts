@@ -20,12 +20,18 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
 }
 
 /**
- * Wait before retry number `attempt` (0-based): exponential backoff, half of it random (so clients that
- * failed together do not retry together), at least the service's `Retry-After`, at most `maxDelay`.
+ * Wait before retry number `attempt` (0-based): exponential backoff up to `maxDelay`, half of it random (so
+ * clients that failed together do not retry together), and never less than the service's `Retry-After`. A
+ * `Retry-After` over `maxDelay` is not waited out: `undefined`, no retry (the error says how long to wait).
  */
-export function retryDelay(attempt: number, retryAfter: number | undefined, options: Required<RetryOptions>): number {
+export function retryDelay(
+  attempt: number,
+  retryAfter: number | undefined,
+  options: Required<RetryOptions>,
+): number | undefined {
+  if (retryAfter !== undefined && retryAfter > options.maxDelay) return undefined
   const backoff = Math.min(options.maxDelay, options.baseDelay * 2 ** attempt)
-  return Math.min(options.maxDelay, Math.max(backoff / 2 + (Math.random() * backoff) / 2, retryAfter ?? 0))
+  return Math.max(backoff / 2 + (Math.random() * backoff) / 2, retryAfter ?? 0)
 }
 
 /** `promise`, or a rejection with the signal's reason as soon as it aborts. */

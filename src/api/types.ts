@@ -651,7 +651,10 @@ export interface RetryOptions {
   retries?: number | undefined
   /** First backoff in ms, doubled each time. @default 300 */
   baseDelay?: number | undefined
-  /** Longest wait in ms, Retry-After included. @default 5000 */
+  /**
+   * Longest wait in ms between attempts. A `Retry-After` longer than this is not waited out: the error is
+   * thrown at once, its `retryAfter` saying how long the service asked for. @default 5000
+   */
   maxDelay?: number | undefined
 }
 

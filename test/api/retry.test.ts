@@ -79,6 +79,20 @@ describe('retries', () => {
     expect(seen).toHaveLength(3)
   })
 
+  it('a Retry-After longer than maxDelay is not retried early: the error says how long to wait', async () => {
+    // One request per 20 s: the second is refused with a Retry-After of some 20 s.
+    const { client, seen } = setup({ rateLimit: { limit: 1, windowMs: 20_000 } })
+    const api = client({ retry: { retries: 2, baseDelay: 1, maxDelay: 5000 } })
+    await api.listActiveIntegrations()
+    const started = Date.now()
+    const error = await api.listActiveIntegrations().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect((error as ApiError).status).toBe(429)
+    expect((error as ApiError).retryAfter).toBeGreaterThan(5000)
+    expect(seen).toHaveLength(2)
+    expect(Date.now() - started).toBeLessThan(1000)
+  })
+
   it('a write keeps its idempotency key on every retry and is applied once', async () => {
     const { client, service, seen } = setup()
     // The first attempt times out at the client but, over a transport that does not carry the abort, the
@@ -141,7 +155,10 @@ describe('retry timing', () => {
       expect(third).toBeLessThanOrEqual(400)
       expect(retryDelay(10, undefined, options)).toBeLessThanOrEqual(1000)
       expect(retryDelay(0, 700, options)).toBe(700)
-      expect(retryDelay(0, 60_000, options)).toBe(1000)
+      // A later Retry-After than the client will wait: no retry, rather than one the service asked not to get.
+      expect(retryDelay(0, 1000, options)).toBe(1000)
+      expect(retryDelay(0, 60_000, options)).toBeUndefined()
+      expect(retryDelay(10, 300, options)).toBeGreaterThanOrEqual(500)
     }
   })
 })
