@@ -62,6 +62,15 @@ describe('Bell', () => {
     expect(bell.getAttribute('dir')).toBe('rtl')
   })
 
+  it('says "99+" in the plural form of 99, whatever the count behind it', async () => {
+    // Arabic has forms for 3–10 (few) and 11–99 (many): 103 would take the "few" form, 99 takes "many".
+    renderWithInbox(<Bell />, {
+      fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 103) }),
+      provider: { messages: ar },
+    })
+    expect(await screen.findByRole('button', { name: '99+ إشعارًا غير مشاهد' })).toBeTruthy()
+  })
+
   it('lets an app override any string', async () => {
     renderWithInbox(<Bell />, {
       fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 1) }),

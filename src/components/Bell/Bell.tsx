@@ -48,7 +48,14 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
   const name = unavailable
     ? m.bellUnavailable
     : count > 0
-      ? plural(countKind === 'unread' ? m.bellLabelUnread : m.bellLabelUnseen, count, locale, {}, label)
+      ? // The plural form of the number shown: "99+" is said as 99 is.
+        plural(
+          countKind === 'unread' ? m.bellLabelUnread : m.bellLabelUnseen,
+          capped || count > 99 ? 99 : count,
+          locale,
+          {},
+          label,
+        )
       : m.bellLabel
 
   return (

@@ -55,9 +55,12 @@ function Slot({
   const counts = useCounts(countKind === 'unread' ? { unseen: false } : { unread: false })
   const unread = countKind === 'unread'
   const count = (unread ? counts.unread : counts.unseen) ?? 0
-  const shown = formatCount(count, locale, 99, unread ? counts.unreadCapped : counts.unseenCapped)
-  // In parentheses: browsers join the hidden part to the visible name with or without a space.
-  const suffix = count > 0 ? ` (${plural(unread ? m.triggerUnread : m.triggerUnseen, count, locale, {}, shown)})` : ''
+  const capped = unread ? counts.unreadCapped : counts.unseenCapped
+  const shown = formatCount(count, locale, 99, capped)
+  // In parentheses: browsers join the hidden part to the visible name with or without a space. The plural form
+  // is the number shown's: "99+" is said as 99 is.
+  const said = capped || count > 99 ? 99 : count
+  const suffix = count > 0 ? ` (${plural(unread ? m.triggerUnread : m.triggerUnseen, said, locale, {}, shown)})` : ''
   const own = child.props
   const childRef = (own.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as Ref<HTMLElement> | undefined
   const ref = useMergedRef(childRef, props.ref as Ref<HTMLElement>)
