@@ -125,7 +125,8 @@ export const PageWide: Story = { parameters: threads, render: () => <PageInbox p
 
 /** Under 640 px the page shows one pane at a time; the detail has a back button. */
 export const PageNarrow: Story = {
-  parameters: { ...threads, viewport: { defaultViewport: 'mobile1' } },
+  parameters: threads,
+  globals: { viewport: { value: 'mobile1', isRotated: false } },
   render: () => (
     <div style={{ maxWidth: 400 }}>
       <PageInbox pick />
