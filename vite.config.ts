@@ -24,6 +24,9 @@ export default defineConfig({
       },
       formats: ['es'],
     },
+    // Not minified: an app's bundler minifies the kit with the app, and names stay readable meanwhile (an
+    // error logged in Node says `ApiError`, not the one-letter name a minifier gave its class).
+    minify: false,
     cssCodeSplit: true,
     sourcemap: true,
     emptyOutDir: true,

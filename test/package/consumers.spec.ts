@@ -109,6 +109,14 @@ describe('the packed tarball, module by module', () => {
     expect(importers('react/jsx-runtime')).toEqual(['jsx-runtime.js'])
   })
 
+  // What Node prints of an error names its class: `ApiError: …`, not a minifier's one-letter name.
+  it('keeps its error classes named as in the sources', async () => {
+    const errors = (await import(pathToFileURL(join(pkg, 'dist', 'api', 'errors.js')).href)) as Record<string, unknown>
+    const named = Object.entries(errors).filter(([, value]) => typeof value === 'function')
+    expect(named.length).toBeGreaterThanOrEqual(5)
+    for (const [name, value] of named) expect((value as { name: string }).name).toBe(name)
+  })
+
   // A bare import of a module without side effects is dropped by bundlers, which say so in a warning.
   it('imports no module of its own for its side effects', () => {
     const bare = modules().flatMap(([f, code]) =>
