@@ -40,7 +40,7 @@ export function folderOf(shared: Shared) {
         delta += +matches(item, countFilter(kind)) - +matches(known.get(item._id)!, countFilter(kind))
       if (data.capped && data.count + delta < 100) inexact = true
       // Its signature is unknown now; the next look compares the count alone.
-      if (delta) setCount(kind, { ...data, count: Math.max(0, data.count + delta), sig: '' })
+      if (delta) setCount(kind, { ...data, count: Math.max(0, data.count + delta), sig: '', newest: undefined })
     }
     for (const q of lists()) {
       const next = applyFlags(q.state.data, filterOf(q.queryKey), (i) => byId.get(i._id), items)
@@ -57,7 +57,8 @@ export function folderOf(shared: Shared) {
     touched.set('*', ++sync.seq)
     for (const kind of KINDS) {
       const data = countOf(kind)
-      if (data && emptiedBy(countFilter(kind), markAs)) setCount(kind, { ...data, count: 0, capped: false, sig: '' })
+      if (data && emptiedBy(countFilter(kind), markAs))
+        setCount(kind, { ...data, count: 0, capped: false, sig: '', newest: undefined })
     }
     for (const [id, item] of known) known.set(id, withFlags(item, marked(item, markAs)))
     for (const q of lists()) {
@@ -134,6 +135,22 @@ export function folderOf(shared: Shared) {
       if (!changed) return false
       const queries = lists()
       const pages = await Promise.all(queries.map(fetchList))
+      // An item of a count's kind newer than the newest it counted came between the counts and the lists (or
+      // after another tab read them): committed together they would disagree, so the counts are read again.
+      const late = counts.some(
+        ({ newest }, i) =>
+          newest !== undefined &&
+          pages.some((list) =>
+            list.some((page) =>
+              page.data.some(
+                (item) =>
+                  matches(item, countFilter(KINDS[i]!)) &&
+                  Date.parse(item.createdAt ?? '') > (newest === null ? -Infinity : Date.parse(newest)),
+              ),
+            ),
+          ),
+      )
+      if (late && attempt < 3) continue
       if (sync.seq !== from || store.getState().writes.length) {
         if (attempt < 3) continue
         shared.dirty = true

@@ -4,7 +4,7 @@
  */
 import { queryOptions } from '@tanstack/react-query'
 import type { OmitKeyof, QueryFunction, QueryKey, QueryKeyWithDataTag, UseQueryOptions } from '@tanstack/react-query'
-import type { Criticality, InboxClient } from '../api/types'
+import type { Criticality, FeedPage, InboxClient } from '../api/types'
 import type { FeedFilter } from './items'
 
 /** The filters of one feed list and its page size (1–100). Lists with equal filters share one cache entry. */
@@ -23,6 +23,11 @@ export interface CountData {
   capped: boolean
   /** Changes whenever the service's answer does (a new item, another device's change). */
   sig: string
+  /**
+   * When the newest item counted was created; null when none was; absent when unknown (the count was changed
+   * by a write since). A list showing a newer item of the count's kind was read after the count.
+   */
+  newest?: string | null | undefined
 }
 
 /** What the option builders need. */
@@ -90,13 +95,25 @@ export async function fetchCount(
   opts?: { retry?: false },
 ): Promise<CountData> {
   const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit }, opts)
+  const newest = (page: FeedPage) => (page.data.length ? page.data[0]!.createdAt : null)
   if (method.total !== false) {
     const page = await read(1)
     method.total = typeof page.totalCount === 'number'
-    if (method.total) return { count: page.totalCount!, capped: false, sig: `${page.totalCount} ${page.data[0]?._id}` }
+    if (method.total)
+      return {
+        count: page.totalCount!,
+        capped: false,
+        sig: `${page.totalCount} ${page.data[0]?._id}`,
+        newest: newest(page),
+      }
   }
   const page = await read(100)
-  return { count: page.data.length, capped: page.hasMore, sig: page.data.map((i) => i._id).join() + page.hasMore }
+  return {
+    count: page.data.length,
+    capped: page.hasMore,
+    sig: page.data.map((i) => i._id).join() + page.hasMore,
+    newest: newest(page),
+  }
 }
 
 /** Options of the unread or unseen count. */

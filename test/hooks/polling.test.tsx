@@ -3,6 +3,7 @@ import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
+import { useInboxContext } from '../../src/provider/context'
 import { feedFixture, settled, setup, sleep } from './harness'
 
 afterEach(cleanup)
@@ -42,6 +43,42 @@ describe('polling, in React', () => {
     await waitFor(() => expect(result.current.counts.unread).toBe(5))
     await waitFor(() => expect(result.current.feed.items).toHaveLength(13))
     // No render showed a count beside a list that disagreed with it.
+    expect(renders.filter((r) => r.unread !== r.listed)).toEqual([])
+  })
+})
+
+describe('a notification during a look', () => {
+  it('that comes between the counts and the lists is not shown beside counts that predate it', async () => {
+    // The service's answer to the next unread count is held back until a notification has been sent: the
+    // look reads the old unread count, then the new unseen count and lists.
+    let hold = false
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await h.started.fetch(input, init)
+      if (hold && /read=false&limit=1(&|$)/.test(String(input))) {
+        hold = false
+        expect((await h.client.trigger({ name: 'test-workflow', to: 'user-1' })).status).toBe('processed')
+      }
+      return response
+    }) as typeof globalThis.fetch
+    const h = setup({ fixture: feedFixture(12, (i) => ({ read: i >= 4, seen: i >= 4 })), client: { fetch } })
+    const renders: { unread: number; listed: number }[] = []
+    const { result } = renderHook(
+      () => {
+        const value = { unread: useFeed({ read: false }), counts: useCounts(), ctx: useInboxContext() }
+        if (!value.counts.isLoading && !value.unread.isLoading)
+          renders.push({ unread: value.counts.unread, listed: value.unread.items.length })
+        return value
+      },
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.counts.unread).toBe(4))
+    await settled(h.queryClient)
+    hold = true
+    await act(() => result.current.ctx.refresh())
+    await settled(h.queryClient)
+    expect(hold).toBe(false)
+    expect(result.current.unread.items).toHaveLength(5)
+    expect(result.current.counts.unread).toBe(5)
     expect(renders.filter((r) => r.unread !== r.listed)).toEqual([])
   })
 })
