@@ -10,19 +10,28 @@ afterEach(cleanup)
 
 const POLL = 80
 
+/**
+ * The feed, the unread list and the counts under `h`'s provider, with the unread count and the unread list's
+ * length of every render once both have loaded: the two must never disagree.
+ */
+function renderCounted(h: ReturnType<typeof setup>) {
+  const renders: { unread: number; listed: number }[] = []
+  const hook = renderHook(
+    () => {
+      const value = { feed: useFeed(), unread: useFeed({ read: false }), counts: useCounts(), ctx: useInboxContext() }
+      if (!value.counts.isLoading && !value.unread.isLoading)
+        renders.push({ unread: value.counts.unread, listed: value.unread.items.length })
+      return value
+    },
+    { wrapper: h.wrapper },
+  )
+  return { ...hook, renders }
+}
+
 describe('polling, in React', () => {
   it('a look with nothing new costs the two small count requests; news arrives with the counts and the lists in one render', async () => {
     const h = setup({ fixture: feedFixture(12, (i) => ({ read: i >= 4 })), provider: { pollInterval: POLL } })
-    const renders: { unread: number; listed: number }[] = []
-    const { result } = renderHook(
-      () => {
-        const value = { feed: useFeed(), unread: useFeed({ read: false }), counts: useCounts() }
-        if (!value.counts.isLoading && !value.unread.isLoading)
-          renders.push({ unread: value.counts.unread, listed: value.unread.items.length })
-        return value
-      },
-      { wrapper: h.wrapper },
-    )
+    const { result, renders } = renderCounted(h)
     await waitFor(() => expect(result.current.counts.unread).toBe(4))
     await settled(h.queryClient)
     const before = h.requests.length
@@ -61,16 +70,7 @@ describe('a notification during a look', () => {
       return response
     }) as typeof globalThis.fetch
     const h = setup({ fixture: feedFixture(12, (i) => ({ read: i >= 4, seen: i >= 4 })), client: { fetch } })
-    const renders: { unread: number; listed: number }[] = []
-    const { result } = renderHook(
-      () => {
-        const value = { unread: useFeed({ read: false }), counts: useCounts(), ctx: useInboxContext() }
-        if (!value.counts.isLoading && !value.unread.isLoading)
-          renders.push({ unread: value.counts.unread, listed: value.unread.items.length })
-        return value
-      },
-      { wrapper: h.wrapper },
-    )
+    const { result, renders } = renderCounted(h)
     await waitFor(() => expect(result.current.counts.unread).toBe(4))
     await settled(h.queryClient)
     hold = true
