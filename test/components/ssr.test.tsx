@@ -1,6 +1,8 @@
 import { ar } from '../../src/locales/ar'
 import { renderToString } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { feedQueryOptions } from '../../src/core/queries'
+import { buildFixture, messages } from '../support/fixtures'
 import { Bell } from '../../src/components/Bell/Bell'
 import { Feed } from '../../src/components/Feed/Feed'
 import { Inbox } from '../../src/components/Inbox/Inbox'
@@ -27,5 +29,26 @@ describe('server rendering', () => {
     expect(html).toContain('data-inbox-theme="light"')
     expect(html).toContain('dir="rtl"')
     expect(html).toContain('جارٍ تحميل الإشعارات')
+  })
+})
+
+describe('relative times on the server', () => {
+  it('are counted from the time of the render, not from when the server loaded the kit', async () => {
+    // A server that has run for two hours renders what was created a moment ago.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 3_600_000 })
+    try {
+      const { client, queryClient } = setupService(
+        buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 1, { createdAt: new Date().toISOString() }) }),
+      )
+      await queryClient.fetchInfiniteQuery(feedQueryOptions({ client, subscriberId: TEST_SUBSCRIBER_ID }, {}))
+      const html = renderToString(
+        <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} queryClient={queryClient} pollInterval={0}>
+          <Feed />
+        </InboxProvider>,
+      )
+      expect(html).toMatch(/<time [^>]*>now<\/time>/)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -24,10 +24,13 @@ function subscribe(listener: () => void): () => void {
 }
 
 const getSnapshot = () => current
+// On the server, and when the browser hydrates what it rendered: the time of the render, to the tick (not when
+// the server loaded this module, and the same on both sides but at a tick's edge).
+const getServerSnapshot = (now = Date.now()) => now - (now % TICK_MS)
 
 /** The current time in ms, re-rendering every 30 s while any component uses it. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot)
+  return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot)
 }
 
 /** Number of live subscriptions to the shared clock (for tests: one timer, however many rows). */
