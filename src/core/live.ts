@@ -76,6 +76,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let looking = false
   let again = false
   let unstream = () => {}
+  /** The stream was refused: opened again after a look that works. */
+  let relisten = false
 
   // The code of the first refresh, fetched now, while the app's server is known to answer: Chromium never
   // fetches a module again once fetching it failed, so a first look during a short outage (or after a deploy
@@ -147,6 +149,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       const changed = await refresh()
       failures = 0
       paused = false
+      if (relisten) listen()
       // All clear, told to the other tabs only when something was wrong.
       if (store.getState().trouble) (setTrouble(null), post({ t: 'trouble' }))
       if (changed) {
@@ -293,18 +296,15 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       // A toaster mounted or unmounted here: the leader learns whether to fetch arrivals.
       if (s.toasters !== prev.toasters) announce()
       // "Try again" succeeded (the ledger's retry clears the trouble): no more backoff.
-      if (!s.trouble && prev.trouble && failures) ((failures = 0), (paused = false), plan())
+      if (!s.trouble && prev.trouble && failures) ((failures = 0), (paused = false), relisten && listen(), plan())
     }),
   )
   // A tab that opens says so at once: the leader may be hidden while this one is focused.
   announce()
 
-  // Leading.
-  const lead = () => {
-    leading = true
-    periodStart = Date.now()
-    post({ t: 'hello' })
-    // The proxy's event stream, where there may be one: each event is a reason to look.
+  /** The proxy's event stream, where there may be one: each event is a reason to look. */
+  const listen = () => {
+    relisten = false
     if (options().stream !== false && client.options && typeof ReadableStream === 'function') {
       let stop: (() => void) | undefined
       unstream = () => ((stop?.(), (stop = undefined)), (unstream = () => {}))
@@ -312,7 +312,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
         if (!leading || stopped || stop !== undefined) return
         stop = m.openStream(client.options as never, {
           open: () => ((streaming = true), store.setState({ source: 'stream' }), plan()),
-          closed: () => ((streaming = false), store.setState({ source: 'poll' }), plan()),
+          // Refused with fresh credentials: a look says so (signed out), and the stream opens again after one that works.
+          closed: (refused) => (
+            (streaming = false),
+            store.setState({ source: 'poll' }),
+            refused ? ((relisten = true), soon()) : plan()
+          ),
           // `reset`: events were lost, look at everything. Anything else: news (`ready` says live from here).
           event: (event) => {
             if (event === 'reset') void refresh(true).catch(() => {})
@@ -326,6 +331,14 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
         })
       })
     }
+  }
+
+  // Leading.
+  const lead = () => {
+    leading = true
+    periodStart = Date.now()
+    post({ t: 'hello' })
+    listen()
     plan()
   }
   const follow = () => {

@@ -9,20 +9,21 @@ import { backoff } from './live'
 export interface StreamHandlers {
   /** The stream is open: news comes as events. */
   open(): void
-  /** It ended or failed; it is tried again after a backoff. */
-  closed(): void
+  /** It ended or failed; it is tried again after a backoff. `refused`: fresh credentials were refused too, it is not. */
+  closed(refused?: boolean): void
   /** An event's type (`message` when it names none). */
   event(type: string): void
 }
 
 /**
- * Reads `{baseUrl}/events` until stopped; a missing route (a proxy without `events` answers 204, a server
+ * Reads `{baseUrl}/events` until stopped or refused; a missing route (a proxy without `events` answers 204, a server
  * that does not know the route 403–501) means there is no stream, and the loop polls. Returns the stop.
  */
 export function openStream(options: InboxClientOptions, on: StreamHandlers): () => void {
   const abort = new AbortController()
   void (async () => {
     let last: string | undefined
+    let reauthorized = false
     for (let attempt = 0; !abort.signal.aborted;) {
       try {
         const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers }
@@ -37,8 +38,16 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
           (response.ok && !/event-stream/.test(response.headers.get('content-type') ?? ''))
         )
           return
+        // Refused: fresh credentials once, at once, as the client asks for them; refused again, signed out.
+        if (response.status === 401) {
+          if (reauthorized) return on.closed(true)
+          reauthorized = true
+          await options.onUnauthorized?.()
+          continue
+        }
         if (!response.ok || !response.body) throw new Error(String(response.status))
         attempt = 0
+        reauthorized = false
         on.open()
         await read(response.body, (id, type) => {
           last = id ?? last

@@ -39,9 +39,16 @@ async function setup() {
   ).json()) as { token: string }
   const sent: string[] = []
   let streamDown = false
+  // A token the proxy no longer takes, until fresh credentials are asked for (as `auth.invalidate` does).
+  let token = session.token
+  const auth = { fresh: 0, signedOut: false }
   const client = createSubscriberClient({
     baseUrl: 'http://demo.test/api/inbox',
-    getHeaders: () => ({ authorization: `Bearer ${session.token}` }),
+    getHeaders: () => ({ authorization: `Bearer ${token}` }),
+    onUnauthorized: () => {
+      auth.fresh++
+      if (!auth.signedOut) token = session.token
+    },
     retry: false,
     fetch: async (input, init) => {
       const url = new URL(String(input))
@@ -62,7 +69,19 @@ async function setup() {
       body: JSON.stringify({ name: 'comment-mention', to: 'demo-user' }),
     })
   const polls = () => sent.filter((r) => r.includes('read=false&limit=1')).length
-  return { sync, sent, unread, trigger, polls, setStreamDown: (down: boolean) => (streamDown = down) }
+  const expire = (signedOut = false) => ((auth.signedOut = signedOut), (token = 'stale'))
+  const signIn = () => ((auth.signedOut = false), (token = session.token))
+  return {
+    sync,
+    sent,
+    unread,
+    trigger,
+    polls,
+    auth,
+    expire,
+    signIn,
+    setStreamDown: (down: boolean) => (streamDown = down),
+  }
 }
 
 describe('the kit on the proxy’s event stream', () => {
@@ -106,4 +125,35 @@ describe('the kit on the proxy’s event stream', () => {
     await sleep(1500)
     expect(t.polls()).toBe(polled)
   }, 30_000)
+
+  it('refused by the proxy, asks for fresh credentials at once and opens with them', async () => {
+    const t = await setup()
+    t.expire()
+    const errors: Error[] = []
+    // No polling: only the stream can bring the news.
+    stops.push(startLive(t.sync, () => ({ interval: 0, onAuthError: (e) => errors.push(e) })))
+    await until(() => t.sync.store.getState().source === 'stream', 3000)
+    expect(t.sent.filter((r) => r.endsWith('/events'))).toHaveLength(2)
+    expect(t.auth.fresh).toBe(1)
+    const before = t.unread()
+    await t.trigger()
+    await until(() => t.unread() === before + 1, 2000)
+  })
+
+  it('signed out, stops asking for the stream and says so, as a look does', async () => {
+    const t = await setup()
+    t.expire(true)
+    const errors: Error[] = []
+    stops.push(startLive(t.sync, () => ({ interval: 0, onAuthError: (e) => errors.push(e) })))
+    await until(() => errors.length > 0, 3000)
+    const streams = () => t.sent.filter((r) => r.endsWith('/events')).length
+    expect(streams()).toBe(2)
+    await sleep(3000)
+    expect(streams()).toBe(2)
+    expect(t.sync.store.getState().source).toBe('poll')
+    // Signed in again, "Try again" works: the stream opens again.
+    t.signIn()
+    await (await t.sync.ledger()).retry()
+    await until(() => t.sync.store.getState().source === 'stream', 3000)
+  }, 10_000)
 })
