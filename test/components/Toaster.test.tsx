@@ -1,12 +1,15 @@
 // @vitest-environment jsdom
-import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { FeedItem } from '../../src/api/types'
 import { Inbox } from '../../src/components/Inbox/Inbox'
 import { Toaster } from '../../src/components/Toaster/Toaster'
 import type { InboxSync } from '../../src/core/sync'
 import { useInboxScope } from '../../src/provider/context'
-import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
+import { InboxProvider } from '../../src/provider/InboxProvider'
+import { buildFixture, inApp, messages, subscriber, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
+import { setupService } from './setup-service'
 import { expectAccessible, renderWithInbox, serviceFeed } from './setup'
 
 let sync: InboxSync | undefined
@@ -170,5 +173,40 @@ describe('Toaster', () => {
     expect(shown()).toBe(1)
     wait(1000)
     expect(shown()).toBe(0)
+  })
+
+  it("after a subscriber switch shows none of the previous subscriber's toasts, and the new one's first arrival", async () => {
+    const setup = setupService(
+      buildFixture({
+        subscribers: [subscriber('user-2')],
+        workflows: [workflow('test-workflow', [inApp('Hello')])],
+        messages: [
+          ...messages(TEST_SUBSCRIBER_ID, 1, { subject: 'For the first' }),
+          ...messages('user-2', 1, { subject: 'For the second' }),
+        ],
+      }),
+    )
+    const first = (await setup.client.getFeed(TEST_SUBSCRIBER_ID)).data
+    const second = (await setup.client.getFeed('user-2')).data
+    let switchTo!: (id: string) => void
+    function App() {
+      const [id, setId] = useState(TEST_SUBSCRIBER_ID)
+      switchTo = setId
+      return (
+        <InboxProvider stream={false} subscriberId={id} client={setup.client} pollInterval={0}>
+          <button type="button">Before</button>
+          <Toaster />
+          <Grab />
+        </InboxProvider>
+      )
+    }
+    render(<App />)
+    screen.getByRole('button', { name: 'Before' }).focus()
+    arrive(first)
+    expect(await screen.findByText('For the first')).toBeTruthy()
+    act(() => switchTo('user-2'))
+    expect(screen.queryByText('For the first')).toBeNull()
+    arrive(second)
+    expect(await screen.findByText('For the second')).toBeTruthy()
   })
 })

@@ -48,7 +48,10 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
   const [left] = useState(() => new WeakMap<Toast, number>())
   // Inside an inbox, its live region already says how many arrived: the list speaks only on its own.
   const live = 'data-inbox-root' in root
-  const seen = useRef(arrived?.n ?? 0)
+  const seen = useRef(arrived)
+  // Another subscriber: none of the previous one's toasts, from the first frame on.
+  const [of, setOf] = useState(sync)
+  if (of !== sync) (setOf(sync), setToasts([]))
   // Counted in the provider, so that new notifications are fetched only while some tab shows toasts.
   useEffect(() => {
     sync.store.setState((s) => ({ toasters: s.toasters + 1 }))
@@ -56,8 +59,8 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
   }, [sync])
 
   useEffect(() => {
-    if (!arrived || arrived.n === seen.current) return
-    seen.current = arrived.n
+    if (!arrived || arrived === seen.current) return
+    seen.current = arrived
     if (typeof document !== 'object' || !document.hasFocus()) return
     const fresh = arrived.items.map((item) => ({ item, key: `${item._id}:${arrived.n}` }))
     setToasts((t) => [...fresh, ...t].slice(0, max))
