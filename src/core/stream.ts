@@ -71,7 +71,10 @@ async function read(body: ReadableStream<Uint8Array>, onEvent: (id: string | und
   let buffer = ''
   let event: { id?: string; event?: string; data?: string } = {}
   for (;;) {
-    const { done, value } = await reader.read()
+    // Silent for longer than three of the proxy's heartbeats (every 25 s): the connection died without a word
+    // (a sleep, a network change); it ends here and opens again.
+    const silent = setTimeout(() => void reader.cancel().catch(() => {}), 80_000)
+    const { done, value } = await reader.read().finally(() => clearTimeout(silent))
     if (done) return
     buffer += decoder.decode(value, { stream: true })
     const lines = buffer.split(/\r\n|\r|\n/)

@@ -77,7 +77,10 @@ export interface InboxEventsOptions {
    * @default createMemoryBroker()
    */
   broker?: InboxEventBroker | undefined
-  /** Milliseconds between heartbeat comments, so idle connections are not closed by proxies on the way. @default 25000 */
+  /**
+   * Milliseconds between heartbeat comments, so idle connections are not closed by proxies on the way; under
+   * 80000 (the kit opens a stream again that says nothing for that long). @default 25000
+   */
   heartbeatMs?: number | undefined
   /** The `retry:` hint: milliseconds a client waits before reconnecting. @default 3000 */
   retryMs?: number | undefined

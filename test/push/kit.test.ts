@@ -5,11 +5,12 @@
  * proxy with `events`.
  */
 import { QueryClient } from '@tanstack/react-query'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createDemo } from '../../demo/server/backend'
 import { createSubscriberClient } from '../../src/api/client'
 import { startLive } from '../../src/core/live'
 import { countQueryOptions, inboxKeys } from '../../src/core/queries'
+import { openStream } from '../../src/core/stream'
 import { createInboxSync } from '../../src/core/sync'
 
 const SECRET = 'kit-push-test-secret-of-at-least-32-bytes'
@@ -156,4 +157,38 @@ describe('the kit on the proxy’s event stream', () => {
     await (await t.sync.ledger()).retry()
     await until(() => t.sync.store.getState().source === 'stream', 3000)
   }, 10_000)
+
+  it('opens the stream again when it goes silent (a connection that died without a word, as after a sleep)', async () => {
+    vi.useFakeTimers()
+    try {
+      const opened: ReadableStreamDefaultController<Uint8Array>[] = []
+      const events: string[] = []
+      const stop = openStream(
+        {
+          baseUrl: 'http://demo.test',
+          fetch: async () => {
+            const body = new ReadableStream<Uint8Array>({ start: (c) => void opened.push(c) })
+            opened.at(-1)!.enqueue(new TextEncoder().encode('retry: 1000\n\nid: 1\nevent: ready\ndata: {}\n\n'))
+            return new Response(body, { headers: { 'content-type': 'text/event-stream' } })
+          },
+        },
+        { open: () => {}, closed: () => {}, event: (type) => void events.push(type) },
+      )
+      stops.push(stop)
+      await vi.advanceTimersByTimeAsync(10)
+      expect(opened).toHaveLength(1)
+      expect(events).toEqual(['ready'])
+      // Heartbeats (every 25 s from the proxy) keep it.
+      for (let i = 0; i < 6; i++) {
+        opened[0]!.enqueue(new TextEncoder().encode(': heartbeat\n\n'))
+        await vi.advanceTimersByTimeAsync(25_000)
+      }
+      expect(opened).toHaveLength(1)
+      // Then nothing, not even a heartbeat: opened again within a few missed ones.
+      await vi.advanceTimersByTimeAsync(120_000)
+      expect(opened).toHaveLength(2)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })
