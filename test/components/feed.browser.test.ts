@@ -48,7 +48,14 @@ function layout() {
       (a, b) => Number(a.dataset.index) - Number(b.dataset.index),
     )
     const boxes = rows.map((r) => r.getBoundingClientRect())
-    const joints = boxes.slice(1).map((b, i) => Math.round(b.top - boxes[i]!.bottom))
+    // Between neighbours: the row of the item in the tab order is also kept where it is, away from the others.
+    const joints = boxes
+      .slice(1)
+      .flatMap((b, i) =>
+        Number(rows[i + 1]!.dataset.index) - Number(rows[i]!.dataset.index) === 1
+          ? [Math.round(b.top - boxes[i]!.bottom)]
+          : [],
+      )
     const heights = new Set(boxes.map((b) => Math.round(b.height)))
     return { articles: document.querySelectorAll('article').length, joints, heights: heights.size }
   })
@@ -109,7 +116,7 @@ describe('Feed in a real browser, 10,000 items loaded', () => {
         const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
         const view = scroller.getBoundingClientRect()
         const rows = Array.from(document.querySelectorAll<HTMLElement>('.inbox-feed__row'))
-        const above = rows.find((r) => r.getBoundingClientRect().bottom < view.top)
+        const above = rows.filter((r) => r.getBoundingClientRect().bottom < view.top).pop()
         const inView = rows.find((r) => r.getBoundingClientRect().top >= view.top)
         if (!above || !inView) return null
         const before = inView.getBoundingClientRect().top
@@ -157,5 +164,29 @@ describe('Feed in a real browser, 10,000 items loaded', () => {
       await page.waitForTimeout(150)
       await expect.poll(wholeInView).toBe(true)
     }
+  })
+
+  it('keeps focus on an item scrolled far out of view (the wheel, Space), and the next arrow goes on from it', async () => {
+    const posinset = () => page.evaluate(() => document.activeElement?.getAttribute('aria-posinset') ?? null)
+    await page.focus('article[tabindex="0"]')
+    await page.keyboard.press('Home')
+    await expect.poll(posinset).toBe('1')
+    // Past the second in which a key's move keeps its item in view.
+    await page.waitForTimeout(1200)
+    const scroll = (top: number) =>
+      page.evaluate((top) => void (document.querySelector('.inbox-feed__scroller')!.scrollTop = top), top)
+    await scroll(60_000)
+    await page.waitForTimeout(200)
+    expect(await posinset()).toBe('1')
+    expect((await layout()).articles).toBeLessThanOrEqual(31)
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(posinset).toBe('2')
+    await expect.poll(wholeInView).toBe(true)
+    await page.waitForTimeout(1200)
+    // Scrolled away with focus elsewhere, the item in the tab order is still there for Tab to reach.
+    await page.evaluate(() => (document.activeElement as HTMLElement).blur())
+    await scroll(90_000)
+    await page.waitForTimeout(200)
+    expect(await page.locator('article[tabindex="0"]').getAttribute('aria-posinset')).toBe('2')
   })
 })

@@ -205,8 +205,15 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `today` stands for `now`, `groupBy` for `threadOf`
   }, [shown, groupByDay, groupBy, expanded, locale, m, today])
 
+  // Roving focus: one item is in the tab order; arrow keys move it.
+  const [focusedId, setFocusedId] = useState<string | null>(null)
+  const focusListed = listed.some((i) => i._id === focusedId)
+  const activeId = focusListed ? focusedId : (listed[0]?._id ?? null)
   const virtual = useVirtualRows({
     keys,
+    // The item in the tab order stays rendered when it scrolls out of view: focus on it is not lost, and Tab
+    // still reaches the feed.
+    keep: activeId === null ? -1 : keys.indexOf(activeId),
     estimateSize: (i) => (rows[i]?.label != null ? HEADER_SIZE : estimateSize),
     overscan,
     initialRect,
@@ -246,10 +253,6 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     return () => clearTimeout(timer)
   }, [markSeenOnView, firstVisible, lastVisible, rows, markAs])
 
-  // Roving focus: one item is in the tab order; arrow keys move it.
-  const [focusedId, setFocusedId] = useState<string | null>(null)
-  const focusListed = listed.some((i) => i._id === focusedId)
-  const activeId = focusListed ? focusedId : (listed[0]?._id ?? null)
   const pendingFocus = useRef<string | null>(null)
   const listRef = useRef<HTMLDivElement>(null)
 

@@ -18,6 +18,8 @@ export interface VirtualRowsOptions {
   overscan?: number | undefined
   /** Viewport used while the element reports no size. @default { width: 400, height: 600 } */
   initialRect?: ViewportRect | undefined
+  /** A row rendered wherever it is (the one in the tab order, so that focus on it survives a scroll). */
+  keep?: number | undefined
 }
 
 /**
@@ -25,7 +27,7 @@ export interface VirtualRowsOptions {
  * Rows are absolutely positioned inside a spacer of the total height; rows that change height above
  * the viewport shift the scroll position by the same amount so that what the reader sees stays put.
  */
-export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }: VirtualRowsOptions) {
+export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect, keep = -1 }: VirtualRowsOptions) {
   const [element, setElement] = useState<HTMLElement | null>(null)
   const sizes = useRef(new Map<string, number>())
   const [version, bump] = useReducer((n: number) => n + 1, 0)
@@ -77,10 +79,13 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect }
   let last = first
   while (last < count - 1 && starts[last + 1]! < scrollTop + viewport) last++
 
-  /** The rows to render (those in view and `overscan` beyond) and where each starts. */
+  /** The rows to render (those in view and `overscan` beyond, and `keep`) and where each starts, in order. */
   const rows: { index: number; start: number }[] = []
-  for (let i = Math.max(0, first - overscan), to = Math.min(count - 1, last + overscan); i <= to; i++)
-    rows.push({ index: i, start: starts[i]! })
+  const from = Math.max(0, first - overscan)
+  const to = Math.min(count - 1, last + overscan)
+  if (keep >= 0 && keep < from) rows.push({ index: keep, start: starts[keep]! })
+  for (let i = from; i <= to; i++) rows.push({ index: i, start: starts[i]! })
+  if (keep > to && keep < count) rows.push({ index: keep, start: starts[keep]! })
 
   const pending = useRef(false)
   const shift = useRef(0)
