@@ -42,10 +42,10 @@ export function formatRelativeTime(value: Time, now: number, locale: string): st
   const f = cached(locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }))
   if (abs < 45_000) return f.format(0, 'second')
   if (abs < 45 * MINUTE) return f.format(Math.round(diff / MINUTE), 'minute')
-  if (abs < 22 * HOUR) return f.format(Math.round(diff / HOUR), 'hour')
-  // Calendar days, so that "yesterday" means the previous date, not 24 hours ago.
+  // Calendar days, so that "yesterday" means the previous date, not 24 hours ago; hours all through today.
   const days = calendarDayDiff(t, now)
-  if (Math.abs(days) < 7) return f.format(days === 0 ? Math.sign(diff) : days, 'day')
+  if (abs < 22 * HOUR || days === 0) return f.format(Math.round(diff / HOUR), 'hour')
+  if (Math.abs(days) < 7) return f.format(days, 'day')
   if (abs < 30 * DAY) return f.format(Math.round(diff / (7 * DAY)), 'week')
   if (abs < 365 * DAY) return f.format(Math.round(diff / (30 * DAY)), 'month')
   return f.format(Math.round(diff / (365 * DAY)), 'year')

@@ -26,6 +26,26 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime(now - 5 * 60_000, now, 'ja')).toBe('5 分前')
   })
 
+  it('never calls a time of today "yesterday", late in the evening or across a change of clocks', () => {
+    const late = new Date(2026, 5, 15, 23, 30).getTime()
+    expect(formatRelativeTime(new Date(2026, 5, 15, 0, 30).getTime(), late, 'en')).toBe('23 hours ago')
+    expect(formatRelativeTime(new Date(2026, 5, 15, 1, 15).getTime(), late, 'de')).toBe('vor 22 Stunden')
+    expect(formatRelativeTime(new Date(2026, 5, 14, 23, 0).getTime(), late, 'en')).toBe('yesterday')
+    // Just after midnight, an hour ago is yesterday's date: the relative time stays in hours.
+    const early = new Date(2026, 5, 16, 0, 30).getTime()
+    expect(formatRelativeTime(new Date(2026, 5, 15, 23, 30).getTime(), early, 'en')).toBe('1 hour ago')
+    expect(formatRelativeTime(new Date(2026, 5, 14, 23, 30).getTime(), early, 'en')).toBe('2 days ago')
+    // The days of the spring and autumn changes in Europe are 23 and 25 hours long.
+    for (const [y, mo, d] of [
+      [2026, 2, 29],
+      [2026, 9, 25],
+    ] as const) {
+      const evening = new Date(y, mo, d, 23, 50).getTime()
+      expect(formatRelativeTime(new Date(y, mo, d, 0, 10).getTime(), evening, 'en')).toMatch(/hours ago$/)
+      expect(formatRelativeTime(new Date(y, mo, d - 1, 12).getTime(), evening, 'en')).toBe('yesterday')
+    }
+  })
+
   it('gives nothing for a missing or broken timestamp', () => {
     expect(formatRelativeTime(null, now, 'en')).toBe('')
     expect(formatRelativeTime('not a date', now, 'en')).toBe('')
