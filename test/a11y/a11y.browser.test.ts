@@ -1,0 +1,69 @@
+/**
+ * The inbox as a keyboard and screen-reader user, and readers of other languages, meet it in Chromium: a page
+ * with an `<Inbox>` between two links (`browser/main.tsx`; `?lang=de|ar|ja`, `?n=` items, `?long` for long words).
+ */
+import react from '@vitejs/plugin-react'
+import type { Browser, Page } from 'playwright-core'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, startVite } from '../support/browser'
+
+const root = fileURLToPath(new URL('./browser', import.meta.url))
+
+let browser: Browser
+let url = ''
+let close: () => Promise<void>
+
+beforeAll(async () => {
+  const started = await startVite({ root, plugins: [react()], configFile: false })
+  url = started.url
+  browser = await launchBrowser()
+  close = async () => {
+    await browser.close()
+    await started.server.close()
+  }
+}, 90_000)
+
+afterAll(async () => {
+  await close?.()
+})
+
+async function open(query: string, width = 1000, height = 700): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } })
+  await page.goto(`${url}/${query}`)
+  await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, null, {
+    timeout: 60_000,
+  })
+  return page
+}
+
+/** Opens the popover from the bell and waits for its first item. */
+async function openInbox(page: Page) {
+  await page.locator('.inbox-bell').click()
+  await page.getByRole('dialog').locator('article').first().waitFor()
+}
+
+describe('reflow', () => {
+  it('wraps a long German title in the header at 320 px: the settings view is not pushed out of the popover', async () => {
+    const page = await open('?n=3&lang=de', 320, 640)
+    await openInbox(page)
+    await page.getByRole('button', { name: 'Benachrichtigungseinstellungen' }).click()
+    await page.getByRole('switch').first().waitFor()
+    const { dialog, title, back, scrolled } = await page.evaluate(() => {
+      const dialog = document.querySelector('[role="dialog"]')!
+      return {
+        dialog: dialog.getBoundingClientRect().toJSON() as DOMRect,
+        title: dialog.querySelector('h2')!.getBoundingClientRect().toJSON() as DOMRect,
+        back: document.activeElement!.getBoundingClientRect().toJSON() as DOMRect,
+        // Focus on a button pushed past the edge scrolls what clips it sideways, cutting off every line's start.
+        scrolled: [dialog, ...dialog.querySelectorAll('*')].filter((el) => el.scrollLeft !== 0).length,
+      }
+    })
+    expect(scrolled).toBe(0)
+    for (const box of [title, back]) {
+      expect(box.left).toBeGreaterThanOrEqual(dialog.left)
+      expect(box.right).toBeLessThanOrEqual(dialog.right)
+    }
+    await page.close()
+  })
+})

@@ -1,0 +1,68 @@
+import { QueryClient } from '@tanstack/react-query'
+import { createRoot } from 'react-dom/client'
+import { createService } from '../../../server'
+import { createInboxClient } from '../../../src/api/client'
+import { Inbox, InboxPage, InboxProvider, TopicSubscriptions } from '../../../src'
+import { ar } from '../../../src/locales/ar'
+import { de } from '../../../src/locales/de'
+import { ja } from '../../../src/locales/ja'
+import '../../../src/styles/index.css'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+
+const params = new URLSearchParams(location.search)
+const count = Number(params.get('n') ?? 30)
+const lang = params.get('lang') ?? 'en'
+const long = params.has('long')
+const now = Date.now()
+
+const service = createService({
+  fixture: buildFixture({
+    messages: messages(TEST_SUBSCRIBER_ID, count, (i) => ({
+      createdAt: new Date(now - i * 3 * 3_600_000).toISOString(),
+      subject:
+        long && i === 0
+          ? 'Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherungsanstalt'
+          : `Subject ${i}`,
+      content: long && i === 0 ? 'https://example.com/' + 'a'.repeat(300) : `Body of message ${i}`,
+      read: i % 3 === 2,
+      seen: i % 3 === 2,
+      ...(i === 1 ? { cta: { type: 'redirect', data: { url: '/x' } } } : {}),
+    })),
+  }),
+})
+const client = createInboxClient({
+  baseUrl: 'http://inbox.test',
+  apiKey: service.apiKey,
+  fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+    service.fetch(new Request(new URL(String(input), 'http://inbox.test'), init))) as typeof fetch,
+  retry: false,
+})
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+const locales = { ar, de, ja } as Record<string, typeof ar>
+const scenario = location.hash.slice(1)
+
+createRoot(document.getElementById('root')!).render(
+  <InboxProvider
+    subscriberId={TEST_SUBSCRIBER_ID}
+    client={client}
+    queryClient={queryClient}
+    pollInterval={0}
+    messages={locales[lang]}
+    locale={params.get('locale') ?? undefined}
+    theme={(params.get('theme') as 'dark' | null) ?? 'light'}
+  >
+    {scenario === 'page' ? (
+      <div style={{ height: '100vh' }}>
+        <InboxPage />
+      </div>
+    ) : (
+      <header dir={locales[lang]?.dir}>
+        <a href="#before">Before</a>
+        <Inbox markSeenOnOpen={false} settings={<TopicSubscriptions />} />
+        <a href="#after">After</a>
+      </header>
+    )}
+  </InboxProvider>,
+)
+;(window as unknown as { __service: typeof service }).__service = service
+;(window as unknown as { __ready: boolean }).__ready = true
