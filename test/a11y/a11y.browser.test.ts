@@ -43,6 +43,37 @@ async function openInbox(page: Page) {
   await page.getByRole('dialog').locator('article').first().waitFor()
 }
 
+describe('screen readers', () => {
+  it('does not say the failure again at every second of the countdown to the next try', async () => {
+    // Looks every 300 ms, against a service that answers 503 to everything.
+    const page = await open('?n=3&poll=300')
+    await page.evaluate(() =>
+      (window as unknown as { __service: { faults: { add(rule: object): void } } }).__service.faults.add({
+        status: 503,
+      }),
+    )
+    await page.locator('.inbox-bell').click()
+    const alert = page.getByRole('dialog').getByRole('alert')
+    await expect.poll(() => alert.textContent(), { timeout: 10_000 }).toMatch(/Retrying in \d+ s/)
+    // What the alert says (its text less what is hidden from assistive technology), once a quarter second.
+    const said = new Set<string>()
+    const seen = new Set<string>()
+    for (let i = 0; i < 10; i++) {
+      const [all, spoken] = await alert.evaluate((el) => {
+        const copy = el.cloneNode(true) as HTMLElement
+        copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove())
+        return [el.textContent ?? '', copy.textContent ?? '']
+      })
+      seen.add(all)
+      said.add(spoken)
+      await page.waitForTimeout(250)
+    }
+    expect(seen.size, 'the countdown runs on screen').toBeGreaterThan(1)
+    expect([...said]).toEqual(['Notifications couldn’t be loadedThe notification service is unavailable.Try again'])
+    await page.close()
+  })
+})
+
 describe('reflow', () => {
   it('wraps a long German title in the header at 320 px: the settings view is not pushed out of the popover', async () => {
     const page = await open('?n=3&lang=de', 320, 640)

@@ -138,7 +138,7 @@ export function StateMessage({
 }
 
 /** An error line (role="alert") with its button. */
-const banner = (c: ClassNames, text: string, action: ReactNode, kind?: string) => (
+const banner = (c: ClassNames, text: ReactNode, action: ReactNode, kind?: string) => (
   <div {...c('inbox-banner')} role="alert" data-kind={kind}>
     {icon(ALERT, { width: 16, height: 16 })}
     <span>{text}</span>
@@ -200,9 +200,13 @@ export function TroubleNotice({
   const unavailable = kind === 'unavailable'
   const seconds = useSecondsUntil(unavailable ? retryAt : null)
   // Each kind's words are the message `trouble` + its name (`troubleSignedOut` …).
-  const text =
-    m[`trouble${kind[0]!.toUpperCase()}${kind.slice(1)}` as `trouble${Capitalize<TroubleKind>}`] +
-    (unavailable && seconds ? ' ' + format(m.retryingIn, { count: seconds }) : '')
+  // The seconds are for the eye: in the alert they would be said again at every tick.
+  const text = (
+    <>
+      {m[`trouble${kind[0]!.toUpperCase()}${kind.slice(1)}` as `trouble${Capitalize<TroubleKind>}`]}
+      {unavailable && !!seconds && <span aria-hidden="true">{' ' + format(m.retryingIn, { count: seconds })}</span>}
+    </>
+  )
   const retry = () =>
     void ledgerOf(sync)
       .retry()

@@ -40,29 +40,37 @@ const client = createInboxClient({
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
 const locales = { ar, de, ja } as Record<string, typeof ar>
 const scenario = location.hash.slice(1)
+let selected: string | null = null
+const setSelected = (id: string | null) => {
+  selected = id
+  render()
+}
 
-createRoot(document.getElementById('root')!).render(
-  <InboxProvider
-    subscriberId={TEST_SUBSCRIBER_ID}
-    client={client}
-    queryClient={queryClient}
-    pollInterval={0}
-    messages={locales[lang]}
-    locale={params.get('locale') ?? undefined}
-    theme={(params.get('theme') as 'dark' | null) ?? 'light'}
-  >
-    {scenario === 'page' ? (
-      <div style={{ height: '100vh' }}>
-        <InboxPage />
-      </div>
-    ) : (
-      <header dir={locales[lang]?.dir}>
-        <a href="#before">Before</a>
-        <Inbox markSeenOnOpen={false} settings={<TopicSubscriptions />} />
-        <a href="#after">After</a>
-      </header>
-    )}
-  </InboxProvider>,
-)
+const app = createRoot(document.getElementById('root')!)
+const render = () =>
+  app.render(
+    <InboxProvider
+      subscriberId={TEST_SUBSCRIBER_ID}
+      client={client}
+      queryClient={queryClient}
+      pollInterval={Number(params.get('poll') ?? 0)}
+      messages={locales[lang]}
+      locale={params.get('locale') ?? undefined}
+      theme={(params.get('theme') as 'dark' | null) ?? 'light'}
+    >
+      {scenario === 'page' ? (
+        <div style={{ height: '100vh' }}>
+          <InboxPage selectedId={selected} onSelect={setSelected} />
+        </div>
+      ) : (
+        <header dir={locales[lang]?.dir}>
+          <a href="#before">Before</a>
+          <Inbox markSeenOnOpen={false} settings={<TopicSubscriptions />} toasts={params.has('toasts')} />
+          <a href="#after">After</a>
+        </header>
+      )}
+    </InboxProvider>,
+  )
+render()
 ;(window as unknown as { __service: typeof service }).__service = service
 ;(window as unknown as { __ready: boolean }).__ready = true
