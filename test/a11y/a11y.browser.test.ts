@@ -72,6 +72,25 @@ describe('screen readers', () => {
     expect([...said]).toEqual(['Notifications couldn’t be loadedThe notification service is unavailable.Try again'])
     await page.close()
   })
+
+  it("marks the inbox with its strings' language, on a page of another", async () => {
+    const langOf = (page: Page, selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((el) => el.closest('[lang]')?.getAttribute('lang'))
+    for (const [query, lang] of [
+      ['?n=3&lang=de', 'de'],
+      ['?n=3&lang=ar', 'ar'],
+      ['?n=3', 'en'],
+    ] as const) {
+      const page = await open(query)
+      await openInbox(page)
+      for (const selector of ['.inbox-bell', '[role="dialog"] h2', '[role="status"]'])
+        expect(await langOf(page, selector), `${selector} ${query}`).toBe(lang)
+      await page.close()
+    }
+  })
 })
 
 describe('reflow', () => {

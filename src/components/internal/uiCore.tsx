@@ -43,6 +43,8 @@ export function useStrings<M extends CoreMessages>(
         'data-inbox-theme': scope.scheme,
         'data-inbox-unstyled': unstyled ? '' : undefined,
         dir: m.dir === 'rtl' ? 'rtl' : undefined,
+        // The strings' language, for screen readers to speak them in it; without `messages`, the page's.
+        lang: scope.messages?.lang,
       }
   return { m, locale: scope.locale, root, c: part, child, sync: scope.sync, enabled: scope.enabled }
 }
