@@ -1,5 +1,5 @@
 import { renderToString } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   Feed,
   InboxContent,
@@ -66,5 +66,28 @@ describe('server rendering of the parts and layouts', () => {
     expect(page).toContain('data-selected=""')
     expect(page).toMatch(/<h2[^>]*data-part="detail-title"[^>]*>Subject 1<\/h2>/)
     expect(page).toContain('Body 1')
+  })
+
+  it('tells relative times from the time of the request, not from when the server started', async () => {
+    const { client, queryClient } = setupService(
+      buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 1, { subject: 'Subject 0' }) }),
+    )
+    await queryClient.fetchInfiniteQuery(feedQueryOptions({ client, subscriberId: TEST_SUBSCRIBER_ID }, {}))
+    const render = () =>
+      renderToString(
+        <InboxProvider subscriberId={TEST_SUBSCRIBER_ID} client={client} queryClient={queryClient} pollInterval={0}>
+          <InboxInline />
+        </InboxProvider>,
+      )
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      // The fixture's message was created at noon; the server renders pages an hour, then a day, later.
+      vi.setSystemTime(Date.parse('2026-01-01T13:00:00Z'))
+      expect(render()).toContain('1 hour ago')
+      vi.setSystemTime(Date.parse('2026-01-02T15:00:00Z'))
+      expect(render()).toMatch(/yesterday|1 day ago/)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -23,7 +23,10 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
-const getSnapshot = () => current
+// With nothing subscribed (rows drawn again after a while) the time is read anew once it is a tick off:
+// `current` was set when the module loaded or the last row went away.
+const getSnapshot = () =>
+  listeners.size || Math.abs(Date.now() - current) < TICK_MS ? current : (current = Date.now())
 // On the server, and when the browser hydrates what it rendered: the time of the render, to the tick (not when
 // the server loaded this module, and the same on both sides but at a tick's edge).
 const getServerSnapshot = (now = Date.now()) => now - (now % TICK_MS)
