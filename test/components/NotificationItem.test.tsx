@@ -59,6 +59,18 @@ describe('NotificationItem', () => {
     await expectAccessible(container)
   })
 
+  it("names each mark-as button with its item's title, so that a list of buttons tells them apart", async () => {
+    const { setup, items } = await itemsFor([
+      { subject: 'Build failed', content: 'main is red' },
+      { content: 'Deploy finished', read: true },
+    ])
+    renderItem(items[0]!, setup)
+    renderItem(items[1]!, setup)
+    // The tooltip stays the action's own words.
+    expect(screen.getByRole('button', { name: 'Mark as read Build failed' }).title).toBe('Mark as read')
+    expect(screen.getByRole('button', { name: 'Mark as unread Deploy finished' }).title).toBe('Mark as unread')
+  })
+
   it('shows the avatar of a user, initials when it fails, an icon for system_icon, a decorative placeholder for none', async () => {
     const { setup, items } = await itemsFor([
       { actor: { type: 'user', data: 'https://cdn.example/ada.png' }, payload: { actorName: 'Ada Lane' } },
@@ -177,7 +189,7 @@ describe('NotificationItem', () => {
   it('rolls the change back with a visible error when the service fails', async () => {
     const { user, service, client, container, first } = await bellAndFeed()
     service.faults.add({ path: /mark-as$/, status: 500 })
-    await user.click(within(first!).getByRole('button', { name: 'Mark as read' }))
+    await user.click(within(first!).getByRole('button', { name: 'Mark as read Hi' }))
     expect(await within(first!).findByText('The change couldn’t be saved.')).toBeTruthy()
     expect(first!.hasAttribute('data-failed')).toBe(true)
     // Told once, in the live region, not by the row (which may come back into view many times).

@@ -243,6 +243,8 @@ export const NotificationItem = /* @__PURE__ */ memo(
                 toggleLabel,
                 icon(read ? ENVELOPE : ENVELOPE_OPEN, { width: 16, height: 16 }, read && DOT),
                 () => void toggleRead(),
+                // Named with the item's title ("Mark as read Deploy finished"): one of many alike in a list of buttons.
+                { id: `${id}-toggle`, 'aria-labelledby': `${id}-toggle ${titleId}` },
               )}
             </div>
           </>
