@@ -116,4 +116,21 @@ describe('reflow', () => {
     }
     await page.close()
   })
+
+  for (const width of [320, 1000])
+    it(`wraps a long unbroken subject in the page layout's detail pane at ${width} px`, async () => {
+      const page = await open('?n=3&long#page', width)
+      await page.locator('article[tabindex="0"]').focus()
+      await page.keyboard.press('Enter')
+      const title = page.locator('.inbox-detail__title')
+      await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toContain('inbox-detail__title')
+      const [box, pane, overflow] = await title.evaluate((el) => [
+        el.getBoundingClientRect().toJSON() as DOMRect,
+        el.closest('.inbox-detail')!.getBoundingClientRect().toJSON() as DOMRect,
+        el.scrollWidth - el.clientWidth,
+      ])
+      expect(overflow).toBeLessThanOrEqual(0)
+      expect(box.right).toBeLessThanOrEqual(pane.right)
+      await page.close()
+    })
 })
