@@ -1,6 +1,7 @@
 /**
  * The inbox as a keyboard and screen-reader user, and readers of other languages, meet it in Chromium: a page
- * with an `<Inbox>` between two links (`browser/main.tsx`; `?lang=de|ar|ja`, `?n=` items, `?long` for long words).
+ * with an `<Inbox>` between two links (`browser/main.tsx`: `?lang=de|ar`, `?n=` items, `?long` for long words in
+ * the first, `?poll=` ms between looks; `#page` for the page layout instead).
  */
 import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'

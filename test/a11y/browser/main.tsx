@@ -2,10 +2,9 @@ import { QueryClient } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
 import { createInboxClient } from '../../../src/api/client'
-import { Inbox, InboxPage, InboxProvider, TopicSubscriptions } from '../../../src'
+import { Inbox, InboxPage, InboxProvider } from '../../../src'
 import { ar } from '../../../src/locales/ar'
 import { de } from '../../../src/locales/de'
-import { ja } from '../../../src/locales/ja'
 import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
 
@@ -38,7 +37,7 @@ const client = createInboxClient({
   retry: false,
 })
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-const locales = { ar, de, ja } as Record<string, typeof ar>
+const locales = { ar, de } as Record<string, typeof ar>
 const scenario = location.hash.slice(1)
 let selected: string | null = null
 const setSelected = (id: string | null) => {
@@ -55,8 +54,6 @@ const render = () =>
       queryClient={queryClient}
       pollInterval={Number(params.get('poll') ?? 0)}
       messages={locales[lang]}
-      locale={params.get('locale') ?? undefined}
-      theme={(params.get('theme') as 'dark' | null) ?? 'light'}
     >
       {scenario === 'page' ? (
         <div style={{ height: '100vh' }}>
@@ -65,7 +62,7 @@ const render = () =>
       ) : (
         <header dir={locales[lang]?.dir}>
           <a href="#before">Before</a>
-          <Inbox markSeenOnOpen={false} settings={<TopicSubscriptions />} toasts={params.has('toasts')} />
+          <Inbox markSeenOnOpen={false} />
           <a href="#after">After</a>
         </header>
       )}
