@@ -33,7 +33,7 @@ function toTime(value: Time): number | null {
  * "now", "5 minutes ago", "yesterday", "3 weeks ago" in the given locale.
  * @example formatRelativeTime('2026-01-01T10:00:00Z', Date.parse('2026-01-01T10:05:00Z'), 'en') // "5 minutes ago"
  */
-export function formatRelativeTime(value: Time, now: number, locale: string): string {
+export function formatRelativeTime(value: Time, now: number, locale: string, utc?: boolean): string {
   const t = toTime(value)
   if (t === null) return ''
   const diff = t - now
@@ -43,7 +43,7 @@ export function formatRelativeTime(value: Time, now: number, locale: string): st
   if (abs < 45_000) return f.format(0, 'second')
   if (abs < 45 * MINUTE) return f.format(Math.round(diff / MINUTE), 'minute')
   // Calendar days, so that "yesterday" means the previous date, not 24 hours ago; hours all through today.
-  const days = calendarDayDiff(t, now)
+  const days = calendarDayDiff(t, now, utc)
   if (abs < 22 * HOUR || days === 0) return f.format(Math.round(diff / HOUR), 'hour')
   if (Math.abs(days) < 7) return f.format(days, 'day')
   if (abs < 30 * DAY) return f.format(Math.round(diff / (7 * DAY)), 'week')
@@ -51,18 +51,24 @@ export function formatRelativeTime(value: Time, now: number, locale: string): st
   return f.format(Math.round(diff / (365 * DAY)), 'year')
 }
 
-/** Local calendar day key, e.g. "2026-01-31"; items with the same key share a group. */
-export function dayKey(value: Time): string {
-  const t = toTime(value)
-  if (t === null) return ''
+/** Year, month (0–11) and day of `t`, local or in UTC. */
+function ymd(t: number, utc?: boolean): [number, number, number] {
   const d = new Date(t)
-  return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`
+  return utc ? [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()] : [d.getFullYear(), d.getMonth(), d.getDate()]
 }
 
-/** Whole local calendar days from `now` to `t` (negative in the past). */
-function calendarDayDiff(t: number, now: number): number {
-  // `setHours` gives the time it set: the start of that local day.
-  return Math.round((new Date(t).setHours(0, 0, 0, 0) - new Date(now).setHours(0, 0, 0, 0)) / DAY)
+/**
+ * Calendar day key, e.g. "2026-0-31", local or in UTC (as a server renders, and the browser hydrates what it
+ * rendered); items with the same key share a group.
+ */
+export function dayKey(value: Time, utc?: boolean): string {
+  const t = toTime(value)
+  return t === null ? '' : ymd(t, utc).join('-')
+}
+
+/** Whole calendar days from `now` to `t` (negative in the past). */
+function calendarDayDiff(t: number, now: number, utc?: boolean): number {
+  return Math.round((Date.UTC(...ymd(t, utc)) - Date.UTC(...ymd(now, utc))) / DAY)
 }
 
 /** Labels used by {@link formatDayLabel} for the two nearest days. */
@@ -75,23 +81,27 @@ export interface DayLabels {
  * The label of a day group: "Today", "Yesterday", then a locale-aware date
  * ("Monday, January 5"; the year is added outside the current year).
  */
-export function formatDayLabel(value: Time, now: number, locale: string, labels: DayLabels): string {
+export function formatDayLabel(value: Time, now: number, locale: string, labels: DayLabels, utc?: boolean): string {
   const t = toTime(value)
   if (t === null) return ''
-  const days = calendarDayDiff(t, now)
+  const days = calendarDayDiff(t, now, utc)
   if (days === 0) return labels.today
   if (days === -1) return labels.yesterday
-  const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear()
+  const timeZone = utc ? 'UTC' : undefined
   return dtf(
     locale,
-    sameYear ? { weekday: 'long', month: 'long', day: 'numeric' } : { year: 'numeric', month: 'long', day: 'numeric' },
+    ymd(t, utc)[0] === ymd(now, utc)[0]
+      ? { weekday: 'long', month: 'long', day: 'numeric', timeZone }
+      : { year: 'numeric', month: 'long', day: 'numeric', timeZone },
   ).format(t)
 }
 
-/** A full date and time for tooltips and `<time title>`. */
-export function formatDateTime(value: Time, locale: string): string {
+/** A full date and time for tooltips and `<time title>`, local or in UTC. */
+export function formatDateTime(value: Time, locale: string, utc?: boolean): string {
   const t = toTime(value)
-  return t === null ? '' : dtf(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(t)
+  return t === null
+    ? ''
+    : dtf(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: utc ? 'UTC' : undefined }).format(t)
 }
 
 /**

@@ -15,7 +15,7 @@ import { useStore } from 'zustand'
 import { useFeed } from '../../hooks/useFeed'
 import { ledgerOf } from '../../core/ledger'
 import { plural } from '../../i18n'
-import { useNow } from '../internal/clock'
+import { useNow, useUTC } from '../internal/clock'
 import { ARROW_UP, INBOX_EMPTY } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { button, Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
@@ -139,6 +139,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   const markAs = ledgerOf(sync).markAs
   const trouble = useStore(sync.store, (s) => s.trouble)
   const now = useNow()
+  const utc = useUTC()
   const { items, hasMore, isFetchingNextPage, fetchNextPage, isError, isLoading, error } = feed
 
   // Items that arrive above the first one shown stay hidden while the reader is scrolled down.
@@ -153,7 +154,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     if (hiddenCount === 0 && firstId !== anchorId) setAnchorId(firstId)
   }, [firstId, hiddenCount, anchorId])
 
-  const today = dayKey(now)
+  const today = dayKey(now, utc)
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
   const threadOf =
     groupBy === 'day'
@@ -192,10 +193,10 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         continue
       }
       if (groupByDay && !threadOf) {
-        const day = dayKey(item.createdAt)
+        const day = dayKey(item.createdAt, utc)
         if (day !== lastDay) {
           lastDay = day
-          add({ key: `day:${day}`, label: formatDayLabel(item.createdAt, now, locale, m) })
+          add({ key: `day:${day}`, label: formatDayLabel(item.createdAt, now, locale, m, utc) })
         }
       }
       add({ key: item._id, item })
@@ -203,7 +204,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     return [rows, listed, rows.map((r) => r.key)]
     // Day labels change only when the date does, not on every clock tick; `threadOf` is made anew from `groupBy`.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `today` stands for `now`, `groupBy` for `threadOf`
-  }, [shown, groupByDay, groupBy, expanded, locale, m, today])
+  }, [shown, groupByDay, groupBy, expanded, locale, m, today, utc])
 
   // Roving focus: one item is in the tab order; arrow keys move it.
   const [focusedId, setFocusedId] = useState<string | null>(null)

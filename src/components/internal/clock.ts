@@ -36,6 +36,20 @@ export function useNow(): number {
   return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot)
 }
 
+const never = () => () => {}
+
+/**
+ * True on the server and while the browser hydrates what it rendered: dates are then told in UTC, so that a
+ * server in another time zone than the reader's renders the same day groups and times the browser hydrates;
+ * the browser tells them in its own zone at once after. (A browser that renders without a server never is.)
+ */
+export const useUTC = (): boolean =>
+  useSyncExternalStore(
+    never,
+    () => false,
+    () => true,
+  )
+
 /** Number of live subscriptions to the shared clock (for tests: one timer, however many rows). */
 export function clockSubscriberCount(): number {
   return listeners.size

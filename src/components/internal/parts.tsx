@@ -4,6 +4,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react'
 import type { ButtonHTMLAttributes, Key, MouseEvent, ReactElement, ReactNode, Ref } from 'react'
 import { useStore } from 'zustand'
 import { formatDateTime, formatRelativeTime } from '../../core/format'
+import { useUTC } from './clock'
 import { ledgerOf } from '../../core/ledger'
 import { troubleKind } from '../../core/trouble'
 import type { TroubleKind } from '../../core/trouble'
@@ -67,9 +68,10 @@ export function ItemTime({
   locale: string
   c: ClassNames
 }): ReactElement {
+  const utc = useUTC()
   return (
-    <time {...c('inbox-item__time')} dateTime={at ?? undefined} title={formatDateTime(at, locale)}>
-      {formatRelativeTime(at, now, locale)}
+    <time {...c('inbox-item__time')} dateTime={at ?? undefined} title={formatDateTime(at, locale, utc)}>
+      {formatRelativeTime(at, now, locale, utc)}
     </time>
   )
 }
