@@ -94,6 +94,18 @@ describe('Feed', () => {
     )
   })
 
+  it('puts an item whose date is missing or not a date under the day before it, with no empty header', async () => {
+    // The service's own page, with the dates of two items spoilt on the way.
+    const setup = setupService(fixture(3))
+    const page = await serviceFeed(setup.client)
+    page.data[1]!.createdAt = null as never
+    page.data[2]!.createdAt = 'not a date'
+    setup.service.faults.add({ path: /notifications\/feed$/, body: page })
+    const { container } = renderWithInbox(<Feed />, { setup })
+    await waitFor(() => expect(articles()).toHaveLength(3))
+    expect(Array.from(container.querySelectorAll('.inbox-feed__day')).map((d) => d.textContent)).toEqual(['Today'])
+  })
+
   it('moves focus with ArrowDown, ArrowUp, Home and End; one item is in the tab order', async () => {
     const { user } = renderWithInbox(<Feed />, { fixture: fixture(5) })
     await waitFor(() => expect(articles()).toHaveLength(5))

@@ -194,7 +194,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       }
       if (groupByDay && !threadOf) {
         const day = dayKey(item.createdAt, utc)
-        if (day !== lastDay) {
+        if (day && day !== lastDay) {
           lastDay = day
           add({ key: `day:${day}`, label: formatDayLabel(item.createdAt, now, locale, m, utc) })
         }
