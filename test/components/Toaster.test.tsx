@@ -50,6 +50,14 @@ describe('Toaster', () => {
     act(() => sync!.store.setState({ arrived: { items, n: 1 } }))
     const dismiss = await screen.findAllByRole('button', { name: 'Dismiss' })
     expect(dismiss).toHaveLength(2)
+    // Each toast's buttons are told apart by what they act on.
+    expect(
+      dismiss.map(
+        (b) =>
+          b.getAttribute('aria-describedby') &&
+          document.getElementById(b.getAttribute('aria-describedby')!)?.textContent,
+      ),
+    ).toEqual(items.map((i) => i.subject))
     await user.tab()
     expect(document.activeElement).toBe(dismiss[0])
     await user.keyboard('{Escape}')

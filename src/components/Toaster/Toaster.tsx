@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useRef, useState } from 'react'
+import { forwardRef, useEffect, useId, useRef, useState } from 'react'
 import type { HTMLAttributes, ReactElement } from 'react'
 import { useStore } from 'zustand'
 import type { FeedItem } from '../../api/types'
@@ -41,6 +41,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
   ref,
 ): ReactElement {
   const { m, root, c, sync } = useUI('Toaster', unstyled)
+  const id = useId()
   const arrived = useStore(sync.store, (s) => s.arrived)
   const [toasts, setToasts] = useState<Toast[]>([])
   const [held, setHeld] = useState(false)
@@ -119,6 +120,8 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       <ol ref={list} {...c('inbox-toaster__list')} aria-live={live ? 'polite' : undefined}>
         {toasts.map((toast) => {
           const { item } = toast
+          // Each toast's buttons are described by its title: "Open" and "Dismiss" are alike in every toast.
+          const title = id + toast.key
           return (
             // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from a toast's buttons closes it
             <li
@@ -128,7 +131,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
             >
               <Avatar item={item} alt={m.avatarAlt} c={c} />
               <div {...c('inbox-toast__main')}>
-                <p {...c('inbox-toast__title')} dir="auto">
+                <p {...c('inbox-toast__title')} id={title} dir="auto">
                   {plain(item.subject || item.content)}
                 </p>
                 {item.subject && (
@@ -141,6 +144,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
                     type="button"
                     {...c('inbox-button')}
                     data-variant="secondary"
+                    aria-describedby={title}
                     onClick={() => {
                       close(toast)
                       void ledgerOf(sync).markAs(item._id, 'read')
@@ -155,6 +159,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
                 type="button"
                 {...c('inbox-icon-button')}
                 aria-label={m.dismiss}
+                aria-describedby={title}
                 title={m.dismiss}
                 onClick={() => close(toast)}
               >
