@@ -2,6 +2,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { PreferencesPanel } from '../../src/components/PreferencesPanel/PreferencesPanel'
+import { ar } from '../../src/locales/ar'
+import { de } from '../../src/locales/de'
+import { en } from '../../src/locales/en'
 import { formatClock, to12h, to24h } from '../../src/components/PreferencesPanel/schedule'
 import { buildFixture, emailStep, inApp, subscriber, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import type { FixtureSubscriber } from '../support/fixtures'
@@ -100,6 +103,25 @@ describe('PreferencesPanel', () => {
     service.faults.clear()
     await user.click(within(alert).getByRole('button', { name: 'Try again' }))
     expect(await screen.findByRole('region', { name: 'All notifications' })).toBeTruthy()
+  })
+
+  it('lays the week out as the locale does: from Sunday in the US, Monday in Germany, Saturday in Egypt', async () => {
+    const days = async (locale: string) => {
+      const strings = { ...(locale === 'de' ? de : locale === 'ar-EG' ? ar : en), lang: locale }
+      const { unmount } = renderWithInbox(<PreferencesPanel />, {
+        fixture: fixture({ schedule: { isEnabled: true, weeklySchedule: {} } }),
+        provider: { messages: strings },
+      })
+      const section = await screen.findByRole('region', { name: strings.scheduleTitle })
+      const names = within(section)
+        .getAllByRole('checkbox')
+        .map((b) => b.getAttribute('aria-label') ?? b.closest('label')?.textContent)
+      unmount()
+      return names
+    }
+    expect((await days('en-US'))[0]).toBe('Sunday')
+    expect((await days('de'))[0]).toBe('Montag')
+    expect((await days('ar-EG'))[0]).toBe('السبت')
   })
 
   it('shows the weekly schedule and saves an edited day', async () => {

@@ -2,7 +2,7 @@ import { forwardRef, useId } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import type { PreferenceChannels, TimeRange, UpdatePreferencesBody, WorkflowPreference } from '../../api/types'
-import { CHANNELS, WEEKDAYS } from '../../api/types'
+import { CHANNELS } from '../../api/types'
 import { prefsOf } from '../../core/prefs'
 import { usePreferences, useUpdatePreferences } from '../../hooks/usePreferences'
 import { LOCK } from '../internal/glyphs'
@@ -10,7 +10,7 @@ import { icon } from '../internal/icons'
 import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { Switch } from './Switch'
-import { formatClock, to12h, to24h, weekdayName } from './schedule'
+import { formatClock, to12h, to24h, weekdayName, weekOf } from './schedule'
 import { TimeField } from './TimeField'
 
 /** Props of {@link PreferencesPanel}; the rest lands on its root `<div>`. */
@@ -163,7 +163,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
           </div>
           {enabled && (
             <ul {...c('inbox-schedule')}>
-              {WEEKDAYS.map((day) => {
+              {weekOf(locale).map((day) => {
                 const on = !!week[day]?.isEnabled
                 // The first range is edited here; any others (set elsewhere) are shown and kept as they are.
                 const [hours, ...more] = week[day]?.hours ?? []

@@ -24,6 +24,21 @@ export function weekdayName(day: string, locale: string): string {
   )
 }
 
+/** The week as the locale lays it out: from Sunday in the US, Saturday in Egypt; from Monday where the browser cannot tell. */
+export function weekOf(locale: string): Weekday[] {
+  let first = 1
+  try {
+    const l = new Intl.Locale(locale) as Intl.Locale &
+      Partial<Record<'weekInfo', { firstDay: number }>> & {
+        getWeekInfo?(): { firstDay: number }
+      }
+    first = (l.getWeekInfo?.() ?? l.weekInfo)?.firstDay ?? 1
+  } catch {
+    // An odd tag: Monday first.
+  }
+  return [...WEEKDAYS.slice(first - 1), ...WEEKDAYS.slice(0, first - 1)]
+}
+
 /** A clock time for display in the locale ("21:30" in German, "9:30 PM" in English). */
 export function formatClock(clock: string | undefined, locale: string): string {
   const value = to24h(clock)
