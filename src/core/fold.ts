@@ -200,18 +200,22 @@ export function folderOf(shared: Shared) {
     async markAll(markAs: 'read' | 'seen'): Promise<Message[]> {
       const done: Message[] = []
       for (const as of markAs === 'read' ? (['read', 'seen'] as const) : (['seen'] as const)) {
-        const ids: string[] = []
+        const ids = new Set<string>()
         for (let page = 0; ; page++) {
           const found = await client.getFeed(subscriberId, {
             ...(as === 'read' ? { read: false } : { seen: false }),
             limit: 100,
             page,
           })
-          ids.push(...found.data.map((i) => i._id))
-          if (!found.hasMore || !found.data.length) break
+          const before = ids.size
+          for (const i of found.data) ids.add(i._id)
+          // A page that brings no new id ends it, though it says more follow: a service that ignores `page`
+          // would otherwise be asked for ever.
+          if (!found.hasMore || ids.size === before) break
         }
-        for (let i = 0; i < ids.length; i += 100)
-          done.push(...(await client.markAs(subscriberId, { messageId: ids.slice(i, i + 100), markAs: as })))
+        const list = [...ids]
+        for (let i = 0; i < list.length; i += 100)
+          done.push(...(await client.markAs(subscriberId, { messageId: list.slice(i, i + 100), markAs: as })))
       }
       return done
     },

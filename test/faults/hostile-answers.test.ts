@@ -1,0 +1,57 @@
+/**
+ * A service that answers in ways the API does not allow, through a wrapper around the reference service's
+ * fetch handler that rewrites its bodies: the kit must end what it does, never ask for ever.
+ */
+import { QueryClient } from '@tanstack/react-query'
+import { describe, expect, it } from 'vitest'
+import { createService } from '../../server'
+import { createInboxClient } from '../../src/api/client'
+import { createInboxSync } from '../../src/core/sync'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import { BASE_URL } from '../support/service'
+
+/** Past this many requests the wrapper refuses, so that a kit that would ask for ever fails instead of hanging. */
+const CAP = 50
+
+/**
+ * The kit's bookkeeping on a fresh service whose GET answers go through `rewrite` (the parsed body and the
+ * request's URL in, the body to send out).
+ */
+function start(count: number, rewrite: (body: Record<string, unknown>, url: URL) => unknown) {
+  const service = createService({ fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, count) }) })
+  const requests: string[] = []
+  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(new URL(String(input), BASE_URL), init)
+    const url = new URL(request.url)
+    requests.push(`${request.method} ${url.pathname}${url.search}`)
+    if (requests.length > CAP) throw new TypeError('fetch failed')
+    const response = await service.fetch(request)
+    if (!response.ok || request.method !== 'GET') return response
+    const body = rewrite((await response.json()) as Record<string, unknown>, url)
+    return Response.json(body)
+  }) as typeof globalThis.fetch
+  const client = createInboxClient({ baseUrl: BASE_URL, apiKey: service.apiKey, fetch, retry: false })
+  const sync = createInboxSync(client, new QueryClient(), TEST_SUBSCRIBER_ID)
+  return { service, requests, sync }
+}
+
+/** Every page of a feed answered as its page 0, with `hasMore: true`: a service that ignores `page`. */
+function ignoringPage() {
+  const first = new Map<string, unknown>()
+  return (body: Record<string, unknown>, url: URL) => {
+    const key = [...url.searchParams].filter(([name]) => name !== 'page').join()
+    if (url.searchParams.get('page') === '0') first.set(key, body)
+    return { ...(first.get(key) as object), hasMore: true }
+  }
+}
+
+describe('a service whose pages do not end', () => {
+  it('"mark all" stops at a page that brings no new item, and marks each item once', async () => {
+    const t = start(5, ignoringPage())
+    const ledger = await t.sync.ledger()
+    expect(await ledger.markAll('read')).toBeUndefined()
+    expect(t.requests.length).toBeLessThan(10)
+    expect(t.requests.filter((r) => r.startsWith('POST'))).toHaveLength(1)
+    expect(t.service.state.messages(TEST_SUBSCRIBER_ID).every((m) => m.read && m.seen)).toBe(true)
+  })
+})
