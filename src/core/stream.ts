@@ -25,6 +25,7 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
     let last: string | undefined
     let reauthorized = false
     for (let attempt = 0; !abort.signal.aborted;) {
+      let opened = 0
       try {
         const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers }
         Object.assign(headers, await options.getHeaders?.())
@@ -46,8 +47,8 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
           continue
         }
         if (!response.ok || !response.body) throw new Error(String(response.status))
-        attempt = 0
         reauthorized = false
+        opened = Date.now()
         on.open()
         await read(response.body, (id, type) => {
           last = id ?? last
@@ -58,6 +59,9 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
       }
       if (abort.signal.aborted) return
       on.closed()
+      // A stream that stayed open a while was a success; one that ends at once counts as a failure, so a server
+      // that closes every stream as it opens it is asked less and less often.
+      if (opened && Date.now() - opened > 10_000) attempt = 0
       await new Promise((resolve) => setTimeout(resolve, backoff(++attempt)))
     }
   })()
