@@ -74,6 +74,8 @@ async function read(body: ReadableStream<Uint8Array>, onEvent: (id: string | und
   const decoder = new TextDecoder()
   let buffer = ''
   let event: { id?: string; event?: string; data?: string } = {}
+  /** Characters of the event being read. */
+  let size = 0
   for (;;) {
     // Silent for longer than three of the proxy's heartbeats (every 25 s): the connection died without a word
     // (a sleep, a network change); it ends here and opens again.
@@ -87,8 +89,10 @@ async function read(body: ReadableStream<Uint8Array>, onEvent: (id: string | und
       if (!line) {
         if (event.event || event.data !== undefined) onEvent(event.id, event.event ?? 'message')
         event = {}
+        size = 0
         continue
       }
+      size += line.length
       const at = line.indexOf(':')
       if (at === 0) continue
       const field = at < 0 ? line : line.slice(0, at)
@@ -97,5 +101,8 @@ async function read(body: ReadableStream<Uint8Array>, onEvent: (id: string | und
       else if (field === 'event') event.event = value
       else if (field === 'data') event.data = (event.data === undefined ? '' : event.data + '\n') + value
     }
+    // An event is a few ids: a megabyte without its end is a stream gone wrong, dropped (and opened again later)
+    // rather than kept in memory.
+    if (size + buffer.length > 1 << 20) return reader.cancel()
   }
 }

@@ -48,4 +48,31 @@ describe('an event stream that misbehaves', () => {
     expect(seen.opened).toBe(3)
     expect(seen.events).toEqual(['ready', 'ready', 'ready'])
   })
+
+  it.each([
+    ['one line', 'x'.repeat(64 * 1024)],
+    ['lines of data', `data: ${'x'.repeat(64 * 1024)}\n`],
+  ])(
+    'drops a stream whose event does not end (%s) rather than hold it in memory, and opens it again later',
+    async (_, piece) => {
+      let sent = 0
+      const chunk = new TextEncoder().encode(piece)
+      const seen = open((first) => {
+        let started = false
+        return new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            // A chunk a task, as a network delivers them (and so that a reader without end cannot starve the test).
+            await sleep(0)
+            if (started) return void (controller.enqueue(chunk), (sent += chunk.length))
+            started = true
+            controller.enqueue(first)
+            controller.enqueue(new TextEncoder().encode('data: '))
+          },
+        })
+      })
+      await vi.waitFor(() => expect(seen.closed).toBe(1), { timeout: 5000 })
+      expect(sent).toBeLessThan(4 * 1024 * 1024)
+      expect(seen.events).toEqual(['ready'])
+    },
+  )
 })
