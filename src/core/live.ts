@@ -75,6 +75,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let periodStart = 0
   let looking = false
   let again = false
+  /** The stream said events were lost: the next look reads every list. */
+  let reset = false
   let unstream = () => {}
   /** The stream was refused: opened again after a look that works. */
   let relisten = false
@@ -145,8 +147,10 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     looking = true
     lastLook = Date.now()
     const before = sync.counts()[1]
+    const force = reset
+    reset = false
     try {
-      const changed = await refresh()
+      const changed = await refresh(force)
       failures = 0
       paused = false
       if (relisten) listen()
@@ -159,6 +163,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       }
       badge()
     } catch (error) {
+      reset ||= force
       failed(error as Error)
     }
     looking = false
@@ -320,13 +325,13 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
           ),
           // `reset`: events were lost, look at everything. Anything else: news (`ready` says live from here).
           event: (event) => {
-            if (event === 'reset') void refresh(true).catch(() => {})
-            else if (event !== 'ready')
-              if (activity().visible) {
-                // Events that come together make one look.
-                clearTimeout(nudged)
-                nudged = setTimeout(() => void look(), 20)
-              } else missed = true
+            if (event === 'ready') return
+            reset ||= event === 'reset'
+            if (activity().visible) {
+              // Events that come together make one look, and a flood of them one a second.
+              clearTimeout(nudged)
+              nudged = setTimeout(() => void look(), Math.max(20, lastLook + 1000 - Date.now()))
+            } else missed = true
           },
         })
       })

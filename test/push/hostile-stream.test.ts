@@ -2,8 +2,13 @@
  * The kit's stream reader against an event stream that misbehaves: the proxy's real stream, cut short or
  * followed by what no proxy sends, through a wrapper around its fetch handler.
  */
+import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createSubscriberClient } from '../../src/api/client'
+import { startLive } from '../../src/core/live'
+import { countQueryOptions, feedQueryOptions, feedFilters } from '../../src/core/queries'
 import { openStream } from '../../src/core/stream'
+import { createInboxSync } from '../../src/core/sync'
 import { APP, BASE_PATH, startProxy } from '../proxy/harness'
 import { WEBHOOK_SECRET } from './sse'
 
@@ -75,4 +80,86 @@ describe('an event stream that misbehaves', () => {
       expect(seen.events).toEqual(['ready'])
     },
   )
+})
+
+/**
+ * The live loop of `user-1` on the proxy's stream; `after` makes what follows the stream's first chunk (none:
+ * the proxy's own stream). Lists the requests that reached the service.
+ */
+async function live(after?: () => ReadableStream<Uint8Array>) {
+  const started = startProxy({ events: { webhookSecret: WEBHOOK_SECRET } })
+  const client = createSubscriberClient({
+    baseUrl: APP + BASE_PATH,
+    getHeaders: async () => ({ authorization: await started.bearer('user-1') }),
+    retry: false,
+    fetch: async (input, init) => {
+      const response = await started.proxy(new Request(String(input), init))
+      if (!after || !String(input).endsWith('/events') || !response.ok) return response
+      const reader = response.body!.getReader()
+      const { value } = await reader.read()
+      void reader.cancel()
+      const rest = after().getReader()
+      let first = true
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            if (first) return void ((first = false), controller.enqueue(value!))
+            const { done, value: next } = await rest.read()
+            if (done) controller.close()
+            else controller.enqueue(next)
+          },
+        }),
+        { headers: response.headers },
+      )
+    },
+  })
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const sync = createInboxSync(client, queryClient, 'user-1')
+  for (const kind of ['unread', 'unseen'] as const)
+    await queryClient.fetchQuery({ ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind) })
+  // A list on screen, as the open popover has it.
+  const ledger = await sync.ledger()
+  await queryClient.fetchInfiniteQuery({ ...feedQueryOptions(sync), queryFn: ledger.page(feedFilters()) as never })
+  stops.push(startLive(sync, () => ({ interval: 0 })))
+  await vi.waitFor(() => expect(sync.store.getState().source).toBe('stream'))
+  started.forwarded.length = 0
+  return started
+}
+
+/** A stream of `count` events of `type`, one every 30 ms. */
+const every30ms = (type: string, count: number) => {
+  let n = 0
+  return () =>
+    new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await sleep(30)
+        if (n++ === count) return controller.close()
+        controller.enqueue(new TextEncoder().encode(`id: 9-${n}\nevent: ${type}\ndata: {"type":"${type}"}\n\n`))
+      },
+    })
+}
+
+describe('a flood of events', () => {
+  it('makes one look a second, not one per event (the proxy’s own events, 30 ms apart)', async () => {
+    const t = await live()
+    for (let i = 0; i < 100; i++) {
+      await t.proxy.notify(['user-1'])
+      await sleep(30)
+    }
+    await sleep(1100)
+    // About three seconds: a look (its two counts) each second, and the last one after the flood.
+    expect(t.forwarded.length).toBeGreaterThanOrEqual(2)
+    expect(t.forwarded.length).toBeLessThanOrEqual(12)
+  })
+
+  it('makes one look a second of `reset` events too, each reading every list', async () => {
+    const t = await live(every30ms('reset', 100))
+    // The flood's three seconds and the look after it.
+    await sleep(5000)
+    const lists = t.forwarded.filter((f) => f.url.searchParams.get('limit') === '20').length
+    // Each look: the two counts and, the counts unchanged though they are, the list.
+    expect(lists).toBeGreaterThanOrEqual(1)
+    expect(t.forwarded.length).toBeLessThanOrEqual(18)
+    expect(t.forwarded.length).toBe(lists * 3)
+  })
 })
