@@ -52,7 +52,12 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
     queryFn: ({ pageParam }) =>
       deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
-    getNextPageParam: (last: FeedPage<P>, _: unknown, param: number) => (last.hasMore ? param + 1 : undefined),
+    // More follow when the service says so and its last page brought an item the others did not: a service
+    // that ignores `page` would otherwise be asked for ever once the reader reaches the end.
+    getNextPageParam: (last: FeedPage<P>, all: FeedPage<P>[], param: number) => {
+      const before = new Set(all.slice(0, -1).flatMap((p) => p.data.map((i) => i._id)))
+      return last.hasMore && last.data.some((i) => !before.has(i._id)) ? param + 1 : undefined
+    },
   })
 }
 

@@ -2,10 +2,11 @@
  * A service that answers in ways the API does not allow, through a wrapper around the reference service's
  * fetch handler that rewrites its bodies: the kit must end what it does, never ask for ever.
  */
-import { QueryClient } from '@tanstack/react-query'
+import { InfiniteQueryObserver, QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { createService } from '../../server'
 import { createInboxClient } from '../../src/api/client'
+import { feedQueryOptions } from '../../src/core/queries'
 import { createInboxSync } from '../../src/core/sync'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { BASE_URL } from '../support/service'
@@ -53,5 +54,20 @@ describe('a service whose pages do not end', () => {
     expect(t.requests.length).toBeLessThan(10)
     expect(t.requests.filter((r) => r.startsWith('POST'))).toHaveLength(1)
     expect(t.service.state.messages(TEST_SUBSCRIBER_ID).every((m) => m.read && m.seen)).toBe(true)
+  })
+
+  it('a list says no more follow after a page that brings no new item, so the feed stops asking', async () => {
+    const t = start(5, ignoringPage())
+    const options = feedQueryOptions(t.sync)
+    // Up to ten pages, as a reader at the end of the list would have them fetched one after another.
+    const data = await t.sync.queryClient.fetchInfiniteQuery({ ...options, pages: 10 })
+    expect(data.pages.map((p) => p.data.length)).toEqual([5, 5])
+    expect(new InfiniteQueryObserver(t.sync.queryClient, options).getCurrentResult().hasNextPage).toBe(false)
+  })
+
+  it('a page that is the continuation still leads to the next one', async () => {
+    const t = start(25, (body) => body)
+    const data = await t.sync.queryClient.fetchInfiniteQuery({ ...feedQueryOptions(t.sync, { limit: 10 }), pages: 10 })
+    expect(data.pages.map((p) => p.data.length)).toEqual([10, 10, 5])
   })
 })
