@@ -267,4 +267,38 @@ describe('PreferencesPanel', () => {
     // Shown as it came when it cannot be read.
     expect(formatClock('09:75 AM', 'en')).toBe('09:75 AM')
   })
+
+  it('shows a schedule whose hours a misbehaving service sent as no list or with holes, editable and read-only, without throwing', async () => {
+    const setup = setupService(fixture())
+    // The service's own answer, its schedule rewritten as no service should send it.
+    const fetch = setup.service.fetch.bind(setup.service)
+    setup.service.fetch = async (request: Request) => {
+      const response = await fetch(request)
+      if (request.method !== 'GET' || !request.url.includes('/preferences')) return response
+      const body = (await response.json()) as { global: Record<string, unknown> }
+      body.global.schedule = {
+        isEnabled: true,
+        weeklySchedule: {
+          monday: { isEnabled: true, hours: 5 },
+          tuesday: { isEnabled: true, hours: { start: '09:00 AM', end: '05:00 PM' } },
+          wednesday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }, null, 7] },
+          thursday: { isEnabled: true, hours: [null, { start: '10:00 AM', end: '04:00 PM' }] },
+        },
+      }
+      return Response.json(body)
+    }
+    const { user, service } = renderWithInbox(<PreferencesPanel />, { setup })
+    const section = await screen.findByRole('region', { name: 'Delivery schedule' })
+    const day = (name: string) => within(section).getByText(name).closest('li')!
+    const from = (name: string) => (within(section).getByLabelText(`${name} From`) as HTMLInputElement).value
+    for (const name of ['Monday', 'Tuesday']) expect(day(name).textContent).toContain('All day')
+    expect([from('Monday'), from('Tuesday'), from('Wednesday'), from('Thursday')]).toEqual(['', '', '09:00', '10:00'])
+
+    service.faults.add({ method: 'PATCH', status: 405 })
+    await user.click(globalSwitch('Email'))
+    expect(await screen.findByText('These settings can be viewed here but not changed.')).toBeTruthy()
+    expect(day('Monday').textContent).toContain('All day')
+    expect(day('Wednesday').textContent).toMatch(/^Wednesday9:00\sAM – 5:00\sPM$/)
+    expect(day('Thursday').textContent).toMatch(/^Thursday10:00\sAM – 4:00\sPM$/)
+  })
 })

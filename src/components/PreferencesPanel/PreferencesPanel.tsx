@@ -166,7 +166,9 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
               {weekOf(locale).map((day) => {
                 const on = !!week[day]?.isEnabled
                 // The first range is edited here; any others (set elsewhere) are shown and kept as they are.
-                const [hours, ...more] = week[day]?.hours ?? []
+                // Only what is a range: a misbehaving service's `hours: 5` or a hole in the list would throw below.
+                const list = week[day]?.hours
+                const [hours, ...more] = (Array.isArray(list) ? list : []).filter((h) => h && typeof h === 'object')
                 const name = weekdayName(day, locale)
                 const range = (h: TimeRange) => `${formatClock(h.start, locale)} – ${formatClock(h.end, locale)}`
                 /**
