@@ -101,7 +101,8 @@ export async function fetchCount(
     method.total = typeof page.totalCount === 'number'
     if (method.total)
       return {
-        count: page.totalCount!,
+        // A whole number of items, whatever a misbehaving service says ("2.5 unread", a request for 0.5 arrivals).
+        count: Math.max(0, Math.floor(page.totalCount!)),
         capped: false,
         sig: `${page.totalCount} ${page.data[0]?._id}`,
         newest: newest(page),

@@ -6,7 +6,7 @@ import { InfiniteQueryObserver, QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { createService } from '../../server'
 import { createInboxClient } from '../../src/api/client'
-import { feedQueryOptions } from '../../src/core/queries'
+import { feedQueryOptions, fetchCount } from '../../src/core/queries'
 import { createInboxSync } from '../../src/core/sync'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { BASE_URL } from '../support/service'
@@ -69,5 +69,16 @@ describe('a service whose pages do not end', () => {
     const t = start(25, (body) => body)
     const data = await t.sync.queryClient.fetchInfiniteQuery({ ...feedQueryOptions(t.sync, { limit: 10 }), pages: 10 })
     expect(data.pages.map((p) => p.data.length)).toEqual([10, 10, 5])
+  })
+})
+
+describe('a service whose counts are no counts', () => {
+  it.each([
+    [2.5, 2],
+    [-3, 0],
+    [1e308, 1e308],
+  ])('a totalCount of %s is counted as %s', async (totalCount, count) => {
+    const t = start(3, (body, url) => (url.searchParams.get('limit') === '1' ? { ...body, totalCount } : body))
+    expect(await fetchCount(t.sync, 'unread')).toMatchObject({ count, capped: false })
   })
 })
