@@ -97,7 +97,9 @@ async function read(body: ReadableStream<Uint8Array>, onEvent: (id: string | und
       if (at === 0) continue
       const field = at < 0 ? line : line.slice(0, at)
       const value = at < 0 ? '' : line.slice(at + 1).replace(/^ /, '')
-      if (field === 'id') event.id = value
+      // An id goes back as the Last-Event-ID header: one that cannot be a header's value (an emoji, a NUL) would
+      // make every later attempt throw before it is sent, so it is ignored (as EventSource ignores one with a NUL).
+      if (field === 'id' && /^[ -~]*$/.test(value)) event.id = value
       else if (field === 'event') event.event = value
       else if (field === 'data') event.data = (event.data === undefined ? '' : event.data + '\n') + value
     }

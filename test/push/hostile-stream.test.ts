@@ -25,11 +25,13 @@ afterEach(() => {
  */
 function open(tamper: (first: Uint8Array) => ReadableStream<Uint8Array>) {
   const { proxy, bearer } = startProxy({ events: { webhookSecret: WEBHOOK_SECRET } })
-  const seen = { opened: 0, closed: 0, events: [] as string[] }
+  const seen = { opened: 0, closed: 0, events: [] as string[], lastEventIds: [] as (string | null)[] }
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const response = await proxy(new Request(String(input), init))
+    const request = new Request(String(input), init)
+    const response = await proxy(request)
     if (!response.ok) return response
     seen.opened++
+    seen.lastEventIds.push(request.headers.get('last-event-id'))
     const reader = response.body!.getReader()
     const { value } = await reader.read()
     void reader.cancel()
@@ -52,6 +54,24 @@ describe('an event stream that misbehaves', () => {
     // Opened at 0, 1 and 3 s; at a fixed 1 s it would have been five times.
     expect(seen.opened).toBe(3)
     expect(seen.events).toEqual(['ready', 'ready', 'ready'])
+  })
+
+  it('ignores an event id that cannot go back as Last-Event-ID, and resumes from the last one that can', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0)
+    const lastIds: (string | null)[] = []
+    const seen = open((first) => {
+      const ready = /id: (\S+)/.exec(new TextDecoder().decode(first))![1]!
+      lastIds.push(ready)
+      return new Response(
+        new Blob([
+          first as BlobPart,
+          'id: 😀\nevent: message.created\ndata: {}\n\nid: a\u0000b\nevent: x\ndata: {}\n\n',
+        ]),
+      ).body!
+    })
+    await vi.waitFor(() => expect(seen.opened).toBe(2), { timeout: 3000 })
+    expect(seen.events.slice(0, 3)).toEqual(['ready', 'message.created', 'x'])
+    expect(seen.lastEventIds).toEqual([null, lastIds[0]])
   })
 
   it.each([
