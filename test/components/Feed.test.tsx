@@ -106,6 +106,36 @@ describe('Feed', () => {
     expect(Array.from(container.querySelectorAll('.inbox-feed__day')).map((d) => d.textContent)).toEqual(['Today'])
   })
 
+  it('shows items a misbehaving service sent out of date order each once, a day coming back under a header of its own', async () => {
+    const setup = setupService(fixture(6))
+    // The service's own answer, its dates rewritten out of order (and two unreadable).
+    const dates = [
+      '2026-01-05T10:00:00Z',
+      '2025-12-01T10:00:00Z',
+      '2026-01-05T09:00:00Z',
+      'x',
+      '2025-12-01T09:00:00Z',
+      '',
+    ]
+    const fetch = setup.service.fetch.bind(setup.service)
+    setup.service.fetch = async (request: Request) => {
+      const response = await fetch(request)
+      if (!new URL(request.url).pathname.endsWith('/feed')) return response
+      const body = (await response.json()) as { data: { createdAt: string }[] }
+      body.data.forEach((item, i) => (item.createdAt = dates[i % dates.length]!))
+      return Response.json(body)
+    }
+    const error = vi.spyOn(console, 'error')
+    const { container } = renderWithInbox(<Feed />, { setup })
+    await waitFor(() => expect(articles()).toHaveLength(6))
+    expect(titles()).toEqual(['Subject 0', 'Subject 1', 'Subject 2', 'Subject 3', 'Subject 4', 'Subject 5'])
+    const days = Array.from(container.querySelectorAll('.inbox-feed__day'), (d) => d.textContent)
+    // The unreadable dates stay under the day before them.
+    expect(days).toHaveLength(4)
+    expect(days.filter((d) => d === 'Monday, January 5')).toHaveLength(2)
+    expect(error.mock.calls.filter(([message]) => /same key/.test(String(message)))).toEqual([])
+  })
+
   it('moves focus with ArrowDown, ArrowUp, Home and End; one item is in the tab order', async () => {
     const { user } = renderWithInbox(<Feed />, { fixture: fixture(5) })
     await waitFor(() => expect(articles()).toHaveLength(5))

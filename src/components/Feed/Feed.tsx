@@ -174,6 +174,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       if (row.item) listed.push(row.item)
     }
     let lastDay = ''
+    const days = new Set<string>()
     const threads = new Map<string, FeedItem<P>[]>()
     if (threadOf)
       for (const item of shown) {
@@ -196,7 +197,12 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         const day = dayKey(item.createdAt, utc)
         if (day && day !== lastDay) {
           lastDay = day
-          add({ key: `day:${day}`, label: formatDayLabel(item.createdAt, now, locale, m, utc) })
+          // Items out of date order (a misbehaving service's) bring a day back: its header again, with a key of its own.
+          add({
+            key: `day:${day}${days.has(day) ? item._id : ''}`,
+            label: formatDayLabel(item.createdAt, now, locale, m, utc),
+          })
+          days.add(day)
         }
       }
       add({ key: item._id, item })
