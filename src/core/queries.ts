@@ -52,11 +52,19 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
     queryFn: ({ pageParam }) =>
       deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
-    // More follow when the service says so and its last page brought an item the others did not: a service
-    // that ignores `page` would otherwise be asked for ever once the reader reaches the end.
+    // More follow when the service says so, until three pages in a row brought no item the pages before them
+    // did not: a service that ignores `page` would otherwise be asked for ever once the reader reaches the end,
+    // while a page of news that came between two reads (and pushed the next page's items down onto it) is not
+    // taken for the end.
     getNextPageParam: (last: FeedPage<P>, all: FeedPage<P>[], param: number) => {
-      const before = new Set(all.slice(0, -1).flatMap((p) => p.data.map((i) => i._id)))
-      return last.hasMore && last.data.some((i) => !before.has(i._id)) ? param + 1 : undefined
+      const seen = new Set<string>()
+      let stale = 0
+      for (const page of all) {
+        const before = seen.size
+        for (const item of page.data) seen.add(item._id)
+        stale = seen.size > before ? 0 : stale + 1
+      }
+      return last.hasMore && stale < 3 ? param + 1 : undefined
     },
   })
 }

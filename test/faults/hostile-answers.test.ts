@@ -3,7 +3,7 @@
  * fetch handler that rewrites its bodies: the kit must end what it does, never ask for ever.
  */
 import { InfiniteQueryObserver, QueryClient } from '@tanstack/react-query'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createService } from '../../server'
 import { createInboxClient } from '../../src/api/client'
 import { feedQueryOptions, fetchCount } from '../../src/core/queries'
@@ -56,13 +56,31 @@ describe('a service whose pages do not end', () => {
     expect(t.service.state.messages(TEST_SUBSCRIBER_ID).every((m) => m.read && m.seen)).toBe(true)
   })
 
-  it('a list says no more follow after a page that brings no new item, so the feed stops asking', async () => {
+  it('a list says no more follow after three pages in a row that bring no new item, so the feed stops asking', async () => {
     const t = start(5, ignoringPage())
     const options = feedQueryOptions(t.sync)
     // Up to ten pages, as a reader at the end of the list would have them fetched one after another.
     const data = await t.sync.queryClient.fetchInfiniteQuery({ ...options, pages: 10 })
-    expect(data.pages.map((p) => p.data.length)).toEqual([5, 5])
+    expect(data.pages.map((p) => p.data.length)).toEqual([5, 5, 5, 5])
     expect(new InfiniteQueryObserver(t.sync.queryClient, options).getCurrentResult().hasNextPage).toBe(false)
+  })
+
+  it('a page of news that came between two reads (the next page all seen before) is not taken for the end', async () => {
+    const t = start(25, (body) => body)
+    const observer = new InfiniteQueryObserver(t.sync.queryClient, feedQueryOptions(t.sync, { limit: 10 }))
+    const unsubscribe = observer.subscribe(() => {})
+    try {
+      await vi.waitFor(() => expect(observer.getCurrentResult().data?.pages).toHaveLength(1))
+      // Ten arrive: the service's page 1 is now what page 0 was.
+      const event = { name: 'test-workflow', to: TEST_SUBSCRIBER_ID, payload: {} }
+      await t.sync.client.bulkTrigger({ events: Array.from({ length: 10 }, () => event) })
+      for (let i = 0; observer.getCurrentResult().hasNextPage && i < 10; i++) await observer.fetchNextPage()
+      const ids = new Set(observer.getCurrentResult().data!.pages.flatMap((p) => p.data.map((item) => item._id)))
+      // Every item the service held before the news is reached.
+      expect(t.service.state.messages(TEST_SUBSCRIBER_ID).filter((m) => !ids.has(m._id))).toHaveLength(10)
+    } finally {
+      unsubscribe()
+    }
   })
 
   it('a page that is the continuation still leads to the next one', async () => {
