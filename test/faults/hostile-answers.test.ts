@@ -33,7 +33,7 @@ function start(count: number, rewrite: (body: Record<string, unknown>, url: URL)
   }) as typeof globalThis.fetch
   const client = createInboxClient({ baseUrl: BASE_URL, apiKey: service.apiKey, fetch, retry: false })
   const sync = createInboxSync(client, new QueryClient(), TEST_SUBSCRIBER_ID)
-  return { service, requests, sync }
+  return { service, requests, sync, client }
 }
 
 /** Every page of a feed answered as its page 0, with `hasMore: true`: a service that ignores `page`. */
@@ -73,7 +73,7 @@ describe('a service whose pages do not end', () => {
       await vi.waitFor(() => expect(observer.getCurrentResult().data?.pages).toHaveLength(1))
       // Ten arrive: the service's page 1 is now what page 0 was.
       const event = { name: 'test-workflow', to: TEST_SUBSCRIBER_ID, payload: {} }
-      await t.sync.client.bulkTrigger({ events: Array.from({ length: 10 }, () => event) })
+      await t.client.bulkTrigger({ events: Array.from({ length: 10 }, () => event) })
       for (let i = 0; observer.getCurrentResult().hasNextPage && i < 10; i++) await observer.fetchNextPage()
       const ids = new Set(observer.getCurrentResult().data!.pages.flatMap((p) => p.data.map((item) => item._id)))
       // Every item the service held before the news is reached.
