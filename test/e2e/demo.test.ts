@@ -231,8 +231,9 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
       const use = dialog.locator('section').last().getByRole('switch')
       if (!(await use.isChecked())) await use.click()
       await schedule.waitFor()
-      await schedule.locator('input[type=checkbox]').first().check()
-      await eventually(() => schedule.locator('input[type=time]').count()).toBe(2)
+      const times = await schedule.locator('input[type=time]').count()
+      await schedule.locator('input[type=checkbox]:not(:checked)').first().check()
+      await eventually(() => schedule.locator('input[type=time]').count()).toBe(times + 2)
       const outside = await page.evaluate(() => {
         const panel = document.querySelector('[role=dialog]')!.getBoundingClientRect()
         return [...document.querySelectorAll('.inbox-schedule input, .inbox-schedule__name')].filter((el) => {
