@@ -9,12 +9,17 @@
  * On 2026-11-26 what loads later reached 29.0 kB from the sources and 29.3 kB from the packed tarball: the
  * schedule's time field that saves once per edit and keeps a day's other ranges, untrusted text shown without
  * direction marks, and toasts with a timer each that are announced once (+0.8 kB, all after the bell).
+ * Later on 2026-11-26, 29.9 kB from the sources and 30.2 kB from the tarball: a round of fixes found by feeding the
+ * kit hostile answers and streams, by keyboard and screen-reader use, and by mounting, switching and rendering it
+ * on a server (the stream's backoff, size cap and 401 handling, paging that ends, day groups in UTC while
+ * hydrating, the week from the locale's first day, toast buttons described by their toast; +1.1 kB, all after
+ * the bell). The first chunk is unchanged (23.5 kB).
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 29_400,
+  inboxLazy: 30_500,
   css: 5_200,
   hooks: 20_000,
   /** Each locale other than English, imported on demand (1.5 KiB). */
