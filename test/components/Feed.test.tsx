@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import type { ReactElement } from 'react'
 import { describe, expect, it, vi } from 'vitest'
+import type { FeedPage } from '../../src/api/types'
 import { Feed } from '../../src/components/Feed/Feed'
 import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import { inboxKeys } from '../../src/core/queries'
@@ -134,6 +136,35 @@ describe('Feed', () => {
     expect(days).toHaveLength(4)
     expect(days.filter((d) => d === 'Monday, January 5')).toHaveLength(2)
     expect(error.mock.calls.filter(([message]) => /same key/.test(String(message)))).toEqual([])
+  })
+
+  /** The Feed over the service's own feed answers, rewritten on the way by `rewrite` (the body's text). */
+  function renderRewritten(ui: ReactElement, rewrite: (body: FeedPage) => string) {
+    const setup = setupService(fixture(3))
+    const fetch = setup.service.fetch.bind(setup.service)
+    setup.service.fetch = async (request: Request) => {
+      const response = await fetch(request)
+      if (!new URL(request.url).pathname.endsWith('/feed')) return response
+      return new Response(rewrite((await response.json()) as FeedPage), {
+        headers: { 'content-type': 'application/json' },
+      })
+    }
+    return renderWithInbox(ui, { setup })
+  }
+
+  it('threads by a payload value nested too deep to write out (a hostile service) without throwing', async () => {
+    // Written out by hand: nothing here could write it.
+    renderRewritten(<Feed groupBy="pr" />, (body) => {
+      body.data[0]!.payload = { pr: '@' }
+      return JSON.stringify(body).replace('"@"', '['.repeat(20_000) + '"end"' + ']'.repeat(20_000))
+    })
+    await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1', 'Subject 2']))
+  })
+
+  it('tells the set size from a count that is no whole number, or fewer than are listed, as at least what is listed', async () => {
+    renderRewritten(<Feed />, (body) => JSON.stringify({ ...body, hasMore: true, totalCount: 2.5 }))
+    await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1', 'Subject 2']))
+    expect(articles().map((a) => a.getAttribute('aria-setsize'))).toEqual(['3', '3', '3'])
   })
 
   it('moves focus with ArrowDown, ArrowUp, Home and End; one item is in the tab order', async () => {

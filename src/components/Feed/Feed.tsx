@@ -163,7 +163,13 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
         ? groupBy
         : (item: FeedItem<P>) => {
             const value = item.payload?.[groupBy]
-            return value == null ? null : typeof value === 'string' ? value : JSON.stringify(value)
+            if (value == null || typeof value === 'string') return value
+            // A value nested too deep to write out (a hostile service's) stands alone rather than throw.
+            try {
+              return JSON.stringify(value)
+            } catch {
+              return null
+            }
           }
   // The rows, the items they show (what the arrow keys move through: threads' hidden ones left out) and their keys.
   const [rows, listed, keys] = useMemo(() => {
@@ -371,10 +377,12 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   } else {
     // All pages in, the size is what is listed (without threads, every item shown); before that, the service's
     // count less the items held back, unless threads fold items together: then it is unknown.
+    // (A service's count that is no whole number, or fewer than are listed, is read as what it can mean.)
+    const counted = Math.floor(feed.totalCount ?? NaN) - hiddenCount
     const setSize = !hasMore
       ? listed.length
-      : !threadOf && typeof feed.totalCount === 'number'
-        ? feed.totalCount - hiddenCount
+      : !threadOf && Number.isSafeInteger(counted)
+        ? Math.max(counted, listed.length)
         : -1
     content = (
       // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the feed pattern: keys move between its articles
