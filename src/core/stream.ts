@@ -62,7 +62,19 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
       // A stream that stayed open a while was a success; one that ends at once counts as a failure, so a server
       // that closes every stream as it opens it is asked less and less often.
       if (opened && Date.now() - opened > 10_000) attempt = 0
-      await new Promise((resolve) => setTimeout(resolve, backoff(++attempt)))
+      // The wait ends early when the network comes back (after a sleep or a train's tunnel the stream would
+      // otherwise wait out minutes of backoff) and when the stream is stopped (letting go of what it holds).
+      await new Promise<void>((resolve) => {
+        const wake = () => (
+          clearTimeout(timer),
+          abort.signal.removeEventListener('abort', wake),
+          globalThis.removeEventListener?.('online', wake),
+          resolve()
+        )
+        const timer = setTimeout(wake, backoff(++attempt))
+        abort.signal.addEventListener('abort', wake)
+        globalThis.addEventListener?.('online', wake)
+      })
     }
   })()
   return () => abort.abort()

@@ -158,6 +158,39 @@ describe('the kit on the proxy’s event stream', () => {
     await until(() => t.sync.store.getState().source === 'stream', 3000)
   }, 10_000)
 
+  it('cuts its backoff short when the network comes back, and lets go at once when stopped while waiting', async () => {
+    vi.useFakeTimers()
+    const window = new EventTarget()
+    vi.stubGlobal('addEventListener', window.addEventListener.bind(window))
+    vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window))
+    try {
+      let tries = 0
+      const stop = openStream(
+        {
+          baseUrl: 'http://demo.test',
+          fetch: () => (tries++, Promise.reject(new TypeError('fetch failed'))),
+        },
+        { open: () => {}, closed: () => {}, event: () => {} },
+      )
+      stops.push(stop)
+      // Offline a long while: the waits have grown to minutes.
+      await vi.advanceTimersByTimeAsync(20 * 60_000)
+      const offline = tries
+      await vi.advanceTimersByTimeAsync(10)
+      expect(tries).toBe(offline)
+      window.dispatchEvent(new Event('online'))
+      await vi.advanceTimersByTimeAsync(10)
+      expect(tries).toBe(offline + 1)
+      // Stopped while it waits: no timer is left holding it.
+      stop()
+      await vi.advanceTimersByTimeAsync(10)
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.unstubAllGlobals()
+      vi.useRealTimers()
+    }
+  })
+
   it('opens the stream again when it goes silent (a connection that died without a word, as after a sleep)', async () => {
     vi.useFakeTimers()
     try {
