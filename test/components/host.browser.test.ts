@@ -1,0 +1,64 @@
+/**
+ * The inbox on a host page, in Chromium: the app's stylesheet comes first (as an app's global CSS does) and
+ * its layout around the bell is the app's. A designer's tokens must take effect wherever they are loaded.
+ */
+import react from '@vitejs/plugin-react'
+import type { Browser, Page } from 'playwright-core'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, startVite } from '../support/browser'
+
+const root = fileURLToPath(new URL('./host', import.meta.url))
+
+let browser: Browser
+let url: string
+let close: () => Promise<void>
+
+beforeAll(async () => {
+  const vite = await startVite({ root, plugins: [react()], configFile: false })
+  url = vite.url
+  browser = await launchBrowser()
+  close = async () => {
+    await browser.close()
+    await vite.server.close()
+  }
+}, 90_000)
+
+afterAll(async () => {
+  await close?.()
+})
+
+/** The page with the host's `css` before the kit's stylesheet, once the bell shows its count. */
+async function open(css: string, theme = 'light', width = 1000): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 700 } })
+  await page.goto(`${url}/?${new URLSearchParams({ css, theme })}`)
+  await page.locator('.inbox-bell[data-count]').waitFor()
+  return page
+}
+
+const BAR = '#bar { display: flex; justify-content: space-between; align-items: center; padding: 8px 16px; } '
+
+describe('a designer brands the inbox', () => {
+  it("with tokens on [data-inbox-root] loaded before the kit's stylesheet; dark values only where given", async () => {
+    const page = await open(
+      BAR +
+        '[data-inbox-root] { --inbox-badge-bg: rgb(0, 128, 0); --inbox-accent: rgb(225, 29, 72); } ' +
+        "[data-inbox-root][data-inbox-theme='dark'] { --inbox-badge-bg: rgb(0, 0, 128); }",
+      'system',
+    )
+    const look = () =>
+      page.evaluate(() => {
+        const inbox = document.querySelector('[data-inbox-root]')!
+        return {
+          theme: inbox.getAttribute('data-inbox-theme'),
+          badge: getComputedStyle(document.querySelector('.inbox-bell__badge')!).backgroundColor,
+          accent: getComputedStyle(inbox).getPropertyValue('--inbox-accent'),
+        }
+      })
+    expect(await look()).toEqual({ theme: 'light', badge: 'rgb(0, 128, 0)', accent: 'rgb(225, 29, 72)' })
+    // The light brand does not reach the dark theme, whose own override does.
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(look).toEqual({ theme: 'dark', badge: 'rgb(0, 0, 128)', accent: '#8b8cf8' })
+    await page.close()
+  })
+})

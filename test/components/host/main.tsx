@@ -1,0 +1,53 @@
+import { QueryClient } from '@tanstack/react-query'
+import { createRoot } from 'react-dom/client'
+import { createService } from '../../../server'
+import { createInboxClient } from '../../../src/api/client'
+import { Inbox } from '../../../src/components/Inbox/Inbox'
+import '../../../src/styles/index.css'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+
+const service = createService({
+  fixture: buildFixture({
+    messages: messages(TEST_SUBSCRIBER_ID, 12, (i) => ({
+      subject: `Deployment ${i} of the billing service`,
+      content: 'The build finished and every check passed. '.repeat(1 + (i % 3)),
+      read: i % 2 === 1,
+      seen: i % 2 === 1,
+      actor: i % 3 === 0 ? { type: 'none', data: null } : { type: 'system_icon', data: 'info' },
+      ...(i === 0
+        ? {
+            cta: {
+              type: 'redirect' as const,
+              data: { url: '/deploy/0' },
+              action: { buttons: [{ type: 'primary' as const, content: 'Approve' }] },
+            },
+          }
+        : {}),
+    })),
+  }),
+})
+const client = createInboxClient({
+  baseUrl: 'http://inbox.test',
+  apiKey: service.apiKey,
+  fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+    service.fetch(new Request(new URL(String(input), 'http://inbox.test'), init))) as typeof fetch,
+  retry: false,
+})
+
+const params = new URLSearchParams(location.search)
+document.getElementById('host')!.textContent = params.get('css') ?? ''
+const theme = (params.get('theme') ?? 'light') as 'light' | 'dark' | 'system'
+
+createRoot(document.getElementById('root')!).render(
+  <header id="bar">
+    <strong>App</strong>
+    <Inbox
+      subscriberId={TEST_SUBSCRIBER_ID}
+      client={client}
+      queryClient={new QueryClient()}
+      pollInterval={0}
+      stream={false}
+      theme={theme}
+    />
+  </header>,
+)
