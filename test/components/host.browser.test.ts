@@ -62,3 +62,19 @@ describe('a designer brands the inbox', () => {
     await page.close()
   })
 })
+
+describe('the bell where the app puts it', () => {
+  it('opens in a header with overflow: hidden without scrolling the header, the bell with it', async () => {
+    const page = await open(BAR + '#bar { overflow: hidden; height: 56px; box-sizing: border-box; }')
+    const before = await page.locator('.inbox-bell').boundingBox()
+    await page.locator('.inbox-bell').click()
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('dialog')
+    expect(await page.evaluate(() => document.getElementById('bar')!.scrollTop)).toBe(0)
+    expect(await page.locator('.inbox-bell').boundingBox()).toEqual(before)
+    // Closed again, the header is as it was.
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toContain('inbox-bell')
+    expect(await page.locator('.inbox-bell').boundingBox()).toEqual(before)
+    await page.close()
+  })
+})

@@ -80,7 +80,9 @@ export function useFocusScope(ref: RefObject<HTMLElement | null>, options: Focus
   useEffect(() => {
     const el = ref.current
     if (!enabled || !el) return
-    if (autoFocus && !el.contains(el.ownerDocument.activeElement)) el.focus()
+    // Without scrolling: an `overflow: hidden` box around the popover (an app's header) would scroll its
+    // content, the trigger with it, to show the part of the popover it clips.
+    if (autoFocus && !el.contains(el.ownerDocument.activeElement)) el.focus({ preventScroll: true })
     if (!trapped) return
     const onKeyDown = (event: KeyboardEvent) => void trapTab(el, event)
     el.addEventListener('keydown', onKeyDown)
