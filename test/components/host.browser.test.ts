@@ -78,3 +78,43 @@ describe('the bell where the app puts it', () => {
     await page.close()
   })
 })
+
+describe("the app's rules for elements", () => {
+  it('leave headings, icons and title links as the inbox draws them, in the dark theme', async () => {
+    const page = await open(
+      BAR +
+        'h1, h2, h3, h4 { color: rgb(31, 41, 55); font-family: Georgia, serif; } ' +
+        'svg { fill: currentColor; } a:hover { color: rgb(37, 99, 235); }',
+      'dark',
+    )
+    await page.locator('.inbox-bell').click()
+    const title = page.locator('.inbox-item__link').first()
+    await title.hover()
+    // What differs from the inbox's own text color and font, and which of its icons are filled.
+    const astray = () =>
+      page.evaluate(() => {
+        const inbox = getComputedStyle(document.querySelector('[data-inbox-root]')!)
+        const parts = document.querySelectorAll('h2, h3, h4, .inbox-item__link:hover')
+        return [
+          ...Array.from(parts).flatMap((el) => {
+            const own = getComputedStyle(el)
+            return own.color === inbox.color && own.fontFamily === inbox.fontFamily
+              ? []
+              : [`${el.className}: ${own.color} ${own.fontFamily}`]
+          }),
+          ...Array.from(document.querySelectorAll('[data-inbox-root] svg'))
+            .filter((svg) => getComputedStyle(svg).fill !== 'none')
+            .map(
+              (svg) => `${svg.closest('[data-part]')?.getAttribute('data-part')} svg: ${getComputedStyle(svg).fill}`,
+            ),
+        ]
+      })
+    expect(await astray()).toEqual([])
+    expect(await page.locator('h2, h3').count()).toBeGreaterThan(3)
+    // The settings, with their section and workflow headings.
+    await page.getByRole('button', { name: 'Notification settings' }).click()
+    await page.locator('.inbox-prefs__workflow-name').waitFor()
+    expect(await astray()).toEqual([])
+    await page.close()
+  })
+})
