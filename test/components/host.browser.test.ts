@@ -79,6 +79,26 @@ describe('the bell where the app puts it', () => {
   })
 })
 
+describe('the window resized with the inbox open', () => {
+  it('keeps the popover on screen when it narrows to a phone, with the bell at the start', async () => {
+    const page = await open(BAR + '#bar { flex-direction: row-reverse; }')
+    await page.locator('.inbox-bell').click()
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    // Moved along from its bell-end placement to stay in the viewport.
+    await expect.poll(async () => (await dialog.boundingBox())?.x).toBe(8)
+    await page.setViewportSize({ width: 400, height: 700 })
+    // Over the whole screen, 8 px in.
+    await expect
+      .poll(async () => {
+        const box = (await dialog.boundingBox())!
+        return [box.x, box.x + box.width]
+      })
+      .toEqual([8, 392])
+    await page.close()
+  })
+})
+
 describe("the app's rules for elements", () => {
   it('leave headings, icons and title links as the inbox draws them, in the dark theme', async () => {
     const page = await open(
