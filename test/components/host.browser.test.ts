@@ -29,9 +29,9 @@ afterAll(async () => {
 })
 
 /** The page with the host's `css` before the kit's stylesheet, once the bell shows its count. */
-async function open(css: string, theme = 'light', width = 1000): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 700 } })
-  await page.goto(`${url}/?${new URLSearchParams({ css, theme })}`)
+async function open(css: string, theme = 'light', extra: Record<string, string> = {}): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+  await page.goto(`${url}/?${new URLSearchParams({ css, theme, ...extra })}`)
   await page.locator('.inbox-bell[data-count]').waitFor()
   return page
 }
@@ -75,6 +75,28 @@ describe('the bell where the app puts it', () => {
     await page.keyboard.press('Escape')
     await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toContain('inbox-bell')
     expect(await page.locator('.inbox-bell').boundingBox()).toEqual(before)
+    await page.close()
+  })
+})
+
+describe('toasts from a bell in a blurred sticky header', () => {
+  it('show in the corner of the screen, in the theme of the inbox', async () => {
+    const page = await open(
+      BAR + 'body { margin: 0; min-height: 2000px; } #bar { position: sticky; top: 0; backdrop-filter: blur(8px); }',
+      'dark',
+      { toasts: '' },
+    )
+    await page.evaluate(() => (window as unknown as { arrive: () => Promise<unknown> }).arrive())
+    const toast = page.locator('.inbox-toast')
+    await toast.waitFor()
+    // 16 px from the bottom and the end of the viewport (not of the header, which a filter makes their box).
+    await expect
+      .poll(async () => {
+        const box = (await toast.boundingBox())!
+        return [Math.round(box.x + box.width), Math.round(box.y + box.height)]
+      })
+      .toEqual([984, 684])
+    expect(await toast.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(26, 26, 32)')
     await page.close()
   })
 })

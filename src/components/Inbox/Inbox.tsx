@@ -1,4 +1,5 @@
 import { forwardRef, useEffect, useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
 import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes, RefObject } from 'react'
 import type { JsonObject } from '../../api/types'
 import { InboxProvider } from '../../provider/InboxProvider'
@@ -164,10 +165,21 @@ function LazyPopover(props: InboxPanelProps & { placement?: InboxPlacement | und
   ) : null
 }
 
-/** The toaster once its code is there. */
+/**
+ * The toaster once its code is there, at the end of the body with the inbox's theme and direction: in place, an
+ * app's header with a transform, a filter or `backdrop-filter` around the bell held its fixed corner.
+ */
 function LazyToaster(props: ToasterProps): ReactElement | null {
   const Toaster = useLoaded(toaster)[0]?.Toaster
-  return Toaster ? <Toaster {...props} /> : null
+  const { attrs } = useRoot('Inbox')
+  return Toaster
+    ? createPortal(
+        <div {...attrs}>
+          <Toaster {...props} />
+        </div>,
+        document.body,
+      )
+    : null
 }
 
 /** A module fetched on demand; `module` is set once it is there. */

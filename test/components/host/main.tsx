@@ -37,6 +37,9 @@ const client = createInboxClient({
 const params = new URLSearchParams(location.search)
 document.getElementById('host')!.textContent = params.get('css') ?? ''
 const theme = (params.get('theme') ?? 'light') as 'light' | 'dark' | 'system'
+// `toasts`: the inbox shows toasts, polls every 200 ms, and `window.arrive()` sends it a notification.
+const toasts = params.has('toasts')
+Object.assign(window, { arrive: () => client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }) })
 
 createRoot(document.getElementById('root')!).render(
   <header id="bar">
@@ -45,9 +48,10 @@ createRoot(document.getElementById('root')!).render(
       subscriberId={TEST_SUBSCRIBER_ID}
       client={client}
       queryClient={new QueryClient()}
-      pollInterval={0}
+      pollInterval={toasts ? 200 : 0}
       stream={false}
       theme={theme}
+      toasts={toasts}
     />
   </header>,
 )
