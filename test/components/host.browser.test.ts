@@ -29,8 +29,8 @@ afterAll(async () => {
 })
 
 /** The page with the host's `css` before the kit's stylesheet, once the bell shows its count. */
-async function open(css: string, theme = 'light', extra: Record<string, string> = {}): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+async function open(css: string, theme = 'light', extra: Record<string, string> = {}, width = 1000): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 700 } })
   await page.goto(`${url}/?${new URLSearchParams({ css, theme, ...extra })}`)
   await page.locator('.inbox-bell[data-count]').waitFor()
   return page
@@ -97,6 +97,27 @@ describe('toasts from a bell in a blurred sticky header', () => {
       })
       .toEqual([984, 684])
     expect(await toast.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(26, 26, 32)')
+    await page.close()
+  })
+})
+
+describe('on a phone, the bell in a blurred tab bar at the bottom', () => {
+  it('covers the screen from its top, though the blur makes the bar the box of what is fixed in it', async () => {
+    const page = await open(
+      BAR + '#bar { position: fixed; inset: auto 0 0; backdrop-filter: blur(8px); }',
+      'light',
+      {},
+      400,
+    )
+    await page.locator('.inbox-bell').click()
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    await expect
+      .poll(async () => {
+        const box = (await dialog.boundingBox())!
+        return [box.x, box.y, box.x + box.width, box.y + box.height]
+      })
+      .toEqual([8, 8, 392, 692])
     await page.close()
   })
 })

@@ -120,12 +120,14 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
       const el = content.current
       if (!ctx.open || !el) return
       const place = () => {
-        const box = el.offsetParent
         const trigger = ctx.trigger.current
-        if (!box || !trigger) return
-        const b = box.getBoundingClientRect()
+        if (!trigger) return
+        // None where the popover covers a small screen, fixed 8px from the viewport's top; but a filter or
+        // transform around it (an app's blurred tab bar) makes that element its box, the top then measured from it.
+        const b = el.offsetParent?.getBoundingClientRect() ?? { top: 0, bottom: 0, left: 0 }
         const t = trigger.getBoundingClientRect()
         const set = (name: string, px: number) => el.style.setProperty('--inbox-' + name, px + 'px')
+        set('top', 8 - b.top)
         // From the trigger's edges, not its box's: a root stretched by a flex row is taller than its bell. On
         // the other side of the trigger when the popover does not fit on its own and there is more room there.
         // The viewport as the document lays it out (scrollbars left out), for both axes.
