@@ -40,6 +40,9 @@ export type InboxInfiniteQueryOptions<T, K extends QueryKey> = OmitKeyof<
   'queryFn'
 > & { queryFn?: QueryFunction<T, K, number> | undefined } & QueryKeyWithDataTag<K, InfiniteData<T>, Error>
 
+/** Per list of pages: how many pages at its end brought no item the pages before them did not. */
+const staleEnd = new WeakMap<object, number>()
+
 /** Options of one feed list: an infinite query over pages 0, 1, 2 … while `hasMore`. */
 export function feedQueryOptions<P extends JsonObject = JsonObject>(
   deps: QueryDeps,
@@ -56,13 +59,18 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
     // did not: a service that ignores `page` would otherwise be asked for ever once the reader reaches the end,
     // while a page of news that came between two reads (and pushed the next page's items down onto it) is not
     // taken for the end.
+    // React Query asks on every render of the list: the pages are walked once per set of pages, not per render.
     getNextPageParam: (last: FeedPage<P>, all: FeedPage<P>[], param: number) => {
-      const seen = new Set<string>()
-      let stale = 0
-      for (const page of all) {
-        const before = seen.size
-        for (const item of page.data) seen.add(item._id)
-        stale = seen.size > before ? 0 : stale + 1
+      let stale = staleEnd.get(all)
+      if (stale === undefined) {
+        const seen = new Set<string>()
+        stale = 0
+        for (const page of all) {
+          const before = seen.size
+          for (const item of page.data) seen.add(item._id)
+          stale = seen.size > before ? 0 : stale + 1
+        }
+        staleEnd.set(all, stale)
       }
       return last.hasMore && stale < 3 ? param + 1 : undefined
     },
