@@ -52,8 +52,14 @@ export function folderOf(shared: Shared) {
     return inexact
   }
 
-  /** "Mark all" as the service now holds it: unread (unseen) lists and counts empty, every item marked. */
-  function foldAll(markAs: 'read' | 'seen', remote = false): void {
+  /**
+   * "Mark all" as the service now holds it: unread (unseen) lists and counts empty, every item marked. Returns
+   * whether a list may now lack items never loaded here (a list of read or seen items): only then does the tab
+   * that marked fetch its lists again; the others (all of its items marked) lack nothing, and other tabs
+   * catch up on their next look (their counts' signature no longer matches the service's).
+   */
+  function foldAll(markAs: 'read' | 'seen'): boolean {
+    let owed = false
     touched.set('*', ++sync.seq)
     for (const kind of KINDS) {
       const data = countOf(kind)
@@ -64,6 +70,7 @@ export function folderOf(shared: Shared) {
     for (const q of lists()) {
       const data = q.state.data
       const f = filterOf(q.queryKey)
+      owed ||= !!(f.read || f.seen)
       const first = data.pages[0]!
       queryClient.setQueryData<FeedData>(
         q.queryKey,
@@ -77,9 +84,7 @@ export function folderOf(shared: Shared) {
           : applyFlags(data, f, (i) => marked(i, markAs), known.values()),
       )
     }
-    // Lists of read items may lack items never loaded here: the tab that marked fetches again; others
-    // catch up on their next look (their counts' signature no longer matches the service's).
-    if (!remote) shared.dirty = true
+    return owed
   }
 
   /** Every loaded page of a list, fetched again. */
@@ -185,7 +190,7 @@ export function folderOf(shared: Shared) {
     acknowledged(w: Write, messages: Message[]): undefined {
       const changes = messages.flatMap((m): Change[] => (m._id ? [[m._id, { read: m.read, seen: m.seen }]] : []))
       notifyManager.batch(() => {
-        if (w.ids ? fold(changes) : (foldAll(w.markAs as 'read'), true)) shared.dirty = true
+        if (w.ids ? fold(changes) : foldAll(w.markAs as 'read')) shared.dirty = true
         set((s) => {
           const failures = new Map(s.failures)
           for (const [id] of changes) if ((failures.get(id)?.seq ?? Infinity) < w.seq) failures.delete(id)
@@ -235,7 +240,7 @@ export function folderOf(shared: Shared) {
     receive(message: TabMessage): void {
       if (message.t === 'items')
         notifyManager.batch(() => fold((message as { changes: Change[] }).changes) && (shared.dirty = true))
-      else if (message.t === 'all') notifyManager.batch(() => foldAll(message.markAs as 'read', true))
+      else if (message.t === 'all') notifyManager.batch(() => foldAll(message.markAs as 'read'))
       afterWrites()
     },
   }

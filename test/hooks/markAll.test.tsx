@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
 import { useMarkAll } from '../../src/hooks/useMarkAs'
+import { TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { feedFixture, settled, setup, UNREAD } from './harness'
 
 afterEach(cleanup)
@@ -41,6 +42,38 @@ describe('useMarkAll', () => {
     console.info(
       `[measure] mark all of 250: ${calls.length} requests (${calls.length - marks.length} GET, ${marks.length} POST)`,
     )
+  })
+
+  it('with many pages loaded, fetches no list again once every item is marked; a list of read items it does', async () => {
+    const h = setup({ fixture: feedFixture(300, (i) => ({ read: i % 2 === 0, seen: i % 2 === 0 })) })
+    const { result } = renderHook(() => ({ feed: useFeed(), counts: useCounts(), all: useMarkAll('read') }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.counts.unread).toBe(150))
+    // The reader scrolled through 10 pages of 20.
+    for (let page = 1; page < 10; page++) {
+      await waitFor(() => expect(result.current.feed.hasMore).toBe(true))
+      await act(() => result.current.feed.fetchNextPage())
+    }
+    expect(result.current.feed.items).toHaveLength(200)
+    await settled(h.queryClient)
+    const before = h.requests.length
+    await act(() => result.current.all.markAll())
+    await settled(h.queryClient)
+    expect(result.current.counts).toMatchObject({ unread: 0, unseen: 0 })
+    expect(result.current.feed.items.every((i) => i.read && i.seen)).toBe(true)
+    // The unread feed paged 100 at a time, the marks 100 at a time: not the 10 pages of the list again.
+    const calls = h.requests.slice(before).map((r) => `${r.method} ${r.search.get('limit') ?? ''}`)
+    expect(calls.filter((c) => c === 'GET 20')).toEqual([])
+    expect(calls).toEqual(['GET 100', 'GET 100', 'POST ', 'POST ', 'GET 100'])
+
+    // A list of read items may lack items never loaded here: it is fetched again.
+    const read = renderHook(() => useFeed({ read: true }), { wrapper: h.wrapper })
+    await waitFor(() => expect(read.result.current.items).toHaveLength(20))
+    expect((await h.client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })).status).toBe('processed')
+    await act(() => result.current.all.markAll())
+    await settled(h.queryClient)
+    expect(h.feedRequests({ read: 'true' })).toHaveLength(2)
   })
 
   it('marks all read: unread items read, and read but unseen items seen, so both counts clear', async () => {
