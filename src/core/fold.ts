@@ -3,9 +3,9 @@
  * it commits. The ledger (src/core/ledger.ts) loads this module with the first write or refresh.
  */
 import { notifyManager } from '@tanstack/react-query'
-import type { Message } from '../api/types'
+import type { FeedPage, Message } from '../api/types'
 import { marked, matches } from './items'
-import { countFilter, fetchCount, inboxKeys, type CountData, type CountKind } from './keys'
+import { countFilter, fetchCount, inboxKeys, type CountData, type CountKind, type FeedFilters } from './keys'
 import type { CachedList, Shared } from './ledger'
 import { applyFlags, withFlags, type FeedData } from './lists'
 import { emptiedBy, KINDS, type Change, type TabMessage, type Write } from './sync'
@@ -87,10 +87,25 @@ export function folderOf(shared: Shared) {
     return owed
   }
 
-  /** Every loaded page of a list, fetched again. */
-  const fetchList = (q: CachedList) => {
-    const f = filterOf(q.queryKey)
-    return Promise.all(q.state.data.pageParams.map((page) => client.getFeed(subscriberId, { ...f, page })))
+  /**
+   * Every loaded page of a list, fetched again: 100 items a request (the API's most), cut into the list's pages,
+   * so 10,000 items loaded 20 a page cost 100 requests, not 500. A service that sends fewer than asked while
+   * saying more follow is asked page by page.
+   */
+  const fetchList = async ({ queryKey, state }: CachedList): Promise<FeedPage[]> => {
+    const f = filterOf(queryKey) as FeedFilters
+    const size = f.limit
+    const per = Math.floor(100 / size) || 1
+    const n = state.data.pageParams.length
+    const get = (count: number, limit: number) =>
+      Promise.all(Array.from({ length: count }, (_, page) => client.getFeed(subscriberId, { ...f, limit, page })))
+    const big = await get(Math.ceil(n / per), per * size)
+    if (big.some((b) => b.hasMore && b.data.length < per * size)) return get(n, size)
+    return state.data.pageParams.map((_, i) => {
+      const b = big[(i / per) | 0]!
+      const at = (i % per) * size
+      return { ...b, data: b.data.slice(at, at + size), hasMore: at + size < b.data.length || b.hasMore }
+    })
   }
 
   /** One look at a time (a forced one waits for the one running); shown as a query, so devtools and `useIsFetching` see it. */

@@ -83,6 +83,65 @@ describe('a notification during a look', () => {
   })
 })
 
+describe('a look that finds news with many pages loaded', () => {
+  it("fetches them again 100 items a request, cut into the list's pages, and the list goes on where they end", async () => {
+    const h = setup({ fixture: feedFixture(300) })
+    const { result } = renderHook(() => ({ feed: useFeed(), counts: useCounts(), ctx: useInboxContext() }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.counts.unread).toBe(300))
+    // The reader scrolled through 12 pages of 20.
+    for (let page = 1; page < 12; page++) {
+      await waitFor(() => expect(result.current.feed.hasMore).toBe(true))
+      await act(() => result.current.feed.fetchNextPage())
+    }
+    await settled(h.queryClient)
+    expect(result.current.feed.items).toHaveLength(240)
+    await act(async () => {
+      expect((await h.client.trigger({ name: 'test-workflow', to: 'user-1' })).status).toBe('processed')
+    })
+    const before = h.requests.length
+    await act(() => result.current.ctx.refresh())
+    await settled(h.queryClient)
+    const lists = h.requests.slice(before).filter((r) => r.search.get('limit') !== '1')
+    expect(lists.map((r) => `${r.search.get('limit')}:${r.search.get('page')}`)).toEqual(['100:0', '100:1', '100:2'])
+    // The newest 240 as the service holds them, in its order, each once; the next page follows on.
+    const order = (n: number) =>
+      h.service.state
+        .messages('user-1')
+        .filter((m) => m.channel === 'in_app')
+        .sort((a, b) => (a._id < b._id ? 1 : -1))
+        .slice(0, n)
+        .map((m) => m._id)
+    expect(result.current.feed.items.map((i) => i._id)).toEqual(order(240))
+    expect(result.current.counts.unread).toBe(301)
+    await act(() => result.current.feed.fetchNextPage())
+    expect(result.current.feed.items.map((i) => i._id)).toEqual(order(260))
+  })
+
+  it('asks page by page a service that sends fewer items than asked while saying more follow', async () => {
+    // A service whose pages hold 20 at most, whatever the limit.
+    const fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+      h.started.fetch(String(input).replace(/limit=100\b/, 'limit=20'), init)) as typeof globalThis.fetch
+    const h = setup({ fixture: feedFixture(100), client: { fetch } })
+    const { result } = renderHook(() => ({ feed: useFeed(), counts: useCounts(), ctx: useInboxContext() }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.counts.unread).toBe(100))
+    for (let page = 1; page < 3; page++) {
+      await waitFor(() => expect(result.current.feed.hasMore).toBe(true))
+      await act(() => result.current.feed.fetchNextPage())
+    }
+    await settled(h.queryClient)
+    const shown = result.current.feed.items.map((i) => i._id)
+    expect(shown).toHaveLength(60)
+    await act(() => result.current.ctx.refresh())
+    await settled(h.queryClient)
+    expect(result.current.feed.items.map((i) => i._id)).toEqual(shown)
+    expect(result.current.feed.hasMore).toBe(true)
+  })
+})
+
 describe('the pace of looks', () => {
   it('keeps to one look a period while the tab reports changes during slow looks', async () => {
     const period = 150
