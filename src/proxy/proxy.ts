@@ -415,7 +415,12 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   }
 
   /** A delivery webhook of the service: verified, then published; nothing changes unless it is answered 204. */
-  async function receiveWebhook(request: Request, path: string, setup: EventsSetup): Promise<Response> {
+  async function receiveWebhook(
+    request: Request,
+    path: string,
+    setup: EventsSetup,
+    context: unknown,
+  ): Promise<Response> {
     const bytes = await bodyOf(request, path)
     if (bytes instanceof Response) return bytes
     const text = bytes ? new TextDecoder().decode(bytes) : ''
@@ -439,7 +444,11 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
         }
       })
     ) {
-      return errorResponse(401, path, `The webhook could not be verified: ${problem}.`)
+      const hint = parsedBefore(context)
+        ? ' A body parser (such as express.json()) read the body before the proxy, which got it re-serialized:' +
+          ' a webhook is signed over the bytes the service sent, so mount the proxy before any body parser.'
+        : ''
+      return errorResponse(401, path, `The webhook could not be verified: ${problem}.${hint}`)
     }
     let payload: unknown
     try {
@@ -481,7 +490,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       return errorResponse(405, path, message, { allow: allowed.join(', ') })
     }
     if (events?.verifiers.length && request.method === 'POST' && path === basePath + '/webhooks/messages') {
-      return receiveWebhook(request, path, events)
+      return receiveWebhook(request, path, events, context)
     }
 
     let auth: AuthenticateResult
@@ -731,6 +740,21 @@ function webhookMessage(
     subscriberId: subscriberId as string,
     event: { type: payload.type, messageIds: [...(messageIds as string[])] },
   }
+}
+
+/**
+ * Whether a Node body parser read the request before the proxy (`toNodeHandler`'s context): the body then comes
+ * re-serialized from what the parser made of it, not as sent.
+ */
+function parsedBefore(context: unknown): boolean {
+  const req = isObject(context) && isObject(context.req) ? context.req : undefined
+  const body = req?.body
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !(body instanceof Uint8Array) &&
+    (req?.readableEnded === true || req?.complete === true)
+  )
 }
 
 /** A success body with the API key redacted: as JSON when it is JSON, as text otherwise. */

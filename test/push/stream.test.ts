@@ -1,5 +1,7 @@
+import express from 'express'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { createMemoryBroker, createSubscriberToken } from '../../src/proxy'
+import { createMemoryBroker, createSubscriberToken, toNodeHandler } from '../../src/proxy'
 import type { InboxEventsOptions, InboxProxyOptions } from '../../src/proxy'
 import { APP, BASE_PATH, SECRET, startProxy } from '../proxy/harness'
 import { WEBHOOK_SECRET, messagePayload, readStream, signedWebhook } from './sse'
@@ -290,6 +292,31 @@ describe('the webhook route', () => {
     expect((await proxy(signedWebhook(HOOK, messagePayload('user-1', ['m']), { id: 'msg_fixed' }))).status).toBe(204)
     expect((await proxy(signedWebhook(HOOK, { type: 'subscriber.created', data: {} }))).status).toBe(204)
     expect((await proxy(signedWebhook(HOOK, null, { body: '{not json' }))).status).toBe(400)
+  })
+
+  it('behind a body parser that read the body first, says so in its 401', async () => {
+    const { proxy } = setup()
+    const app = express()
+    app.use(express.json())
+    app.use(BASE_PATH, toNodeHandler(proxy))
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    try {
+      const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}/webhooks/messages`
+      // Signed as the service sends it, spelled otherwise than JSON.stringify spells it again.
+      const body = JSON.stringify(messagePayload('user-1', ['m1']), null, 2)
+      const signed = signedWebhook(at, null, { body })
+      const response = await fetch(at, { method: 'POST', headers: signed.headers, body })
+      expect(response.status).toBe(401)
+      expect(((await response.json()) as { message: string }).message).toMatch(
+        /express\.json\(\).*before any body parser/,
+      )
+      // Read by the proxy itself (not parsed first), a bad signature says nothing of parsers.
+      const forged = await proxy(signedWebhook(HOOK, null, { body, secret: 'whsec_' + btoa('x'.repeat(32)) }))
+      expect(((await forged.json()) as { message: string }).message).not.toMatch(/parser/)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 
   it('is not served without a webhook secret, and refuses a secret that is not one', async () => {
