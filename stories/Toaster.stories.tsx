@@ -18,7 +18,18 @@ function Send() {
       new Request('http://story/v1/events/trigger', {
         method: 'POST',
         headers: { authorization: `ApiKey ${service.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'comment-mention', to: STORY_SUBSCRIBER, payload: { n: sent + 1 } }),
+        // The payload the workflow's template reads, so the toast says who mentioned you where.
+        body: JSON.stringify({
+          name: 'comment-mention',
+          to: STORY_SUBSCRIBER,
+          payload: {
+            authorName: 'Mara Lindqvist',
+            documentTitle: 'Q3 roadmap',
+            documentId: 'q3-roadmap',
+            commentId: 200 + sent,
+            excerpt: `Comment ${sent + 1}: can you take a look?`,
+          },
+        }),
       }),
     )
     setSent((n) => n + 1)
