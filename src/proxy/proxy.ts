@@ -502,7 +502,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     const who = typeof auth === 'string' ? { subscriberId: auth } : auth
     const subscriberId = who && typeof who === 'object' ? who.subscriberId : undefined
     if (typeof subscriberId !== 'string' || !subscriberId) {
-      return errorResponse(401, path, 'Sign in to see your notifications.')
+      return errorResponse(401, path, 'Sign in to see your notifications.' + basePathHint(path))
     }
     const expiresAt = typeof who?.expiresAt === 'number' && !Number.isNaN(who.expiresAt) ? who.expiresAt : undefined
 
@@ -543,7 +543,8 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
         403,
         path,
         `The proxy does not forward ${request.method} ${path}: it serves only the signed-in subscriber's ` +
-          'feed, mark-as, preferences and subscriptions.',
+          'feed, mark-as, preferences and subscriptions.' +
+          basePathHint(path),
       )
     }
     const { route } = found
@@ -642,6 +643,23 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     // Escapes could spell the key in a way a plain search misses; such bodies are read as JSON first.
     if (mentions(text) || text.includes('\\')) text = redactBody(text, redact)
     return new Response(text, { status: response.status, headers: out })
+  }
+
+  /**
+   * When `path` is one of the proxy's routes under another prefix than `basePath` (mounted at `/api/inbox`
+   * with no `basePath`, say), a sentence naming the `basePath` to set; else nothing.
+   */
+  function basePathHint(path: string): string {
+    // Under a basePath that is set, the proxy is mounted there: the path names no route of its, and that is all.
+    if (basePath && path.startsWith(basePath + '/')) return ''
+    for (let at = path.indexOf('/', 1); at > 0; at = path.indexOf('/', at + 1)) {
+      const prefix = path.slice(0, at)
+      const rest = path.slice(at)
+      if (prefix !== basePath && (rest === '/events' || allowedMethods(basePath + rest).length > 0)) {
+        return ` The proxy's basePath is '${basePath}': if it is mounted at ${prefix}, set basePath: '${prefix}'.`
+      }
+    }
+    return ''
   }
 
   /** The methods the proxy takes at `path`; none where it forwards nothing. */

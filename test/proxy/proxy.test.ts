@@ -259,6 +259,38 @@ describe('createInboxProxy: basePath', () => {
       expect((await proxy(new Request(APP + prefix + FEED, { headers: auth }))).status, basePath).toBe(200)
     }
   })
+
+  it('names the basePath to set when a route of its comes under another prefix', async () => {
+    const { service, serviceFetch, bearer } = startProxy()
+    const auth = { authorization: await bearer('user-1') }
+    const hint = (basePath: string, mount: string) =>
+      `The proxy's basePath is '${basePath}': if it is mounted at ${mount}, set basePath: '${mount}'.`
+    for (const basePath of ['', '/api/notifications']) {
+      const proxy = createInboxProxy({
+        upstreamUrl: 'http://inbox.test/',
+        apiKey: service.apiKey,
+        basePath,
+        authenticate: bearerTokenAuth(SECRET),
+        fetch: serviceFetch,
+        events: {},
+      })
+      for (const [path, init] of [
+        ['/api/inbox' + FEED, { headers: auth }],
+        ['/api/inbox' + MARK, json({ messageId: ['m'], markAs: 'read' }, { headers: auth })],
+        ['/api/inbox/events', { headers: auth }],
+      ] as const) {
+        const body = await expectError(await proxy(new Request(APP + path, init)), 403)
+        expect(body.message, `${basePath} ${path}`).toContain(hint(basePath, '/api/inbox'))
+      }
+      // Signed out, too: the first answer a misplaced proxy gives.
+      const signedOut = await expectError(await proxy(new Request(APP + '/api/inbox' + FEED)), 401)
+      expect(signedOut.message).toContain(hint(basePath, '/api/inbox'))
+    }
+    // Under the basePath that is set, a path that is no route is only that.
+    const { call } = startProxy()
+    const body = await expectError(await call('user-1', '/x' + FEED), 403)
+    expect(body.message).not.toContain('basePath')
+  })
 })
 
 describe('createInboxProxy: what it refuses', () => {
