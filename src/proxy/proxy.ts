@@ -363,7 +363,15 @@ export interface InboxProxyHandler<C = unknown> {
  */
 export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): InboxProxyHandler<C> {
   if (!options.apiKey) throw new TypeError('createInboxProxy needs the service API key.')
-  const upstream = new URL(options.upstreamUrl)
+  let upstream: URL
+  try {
+    upstream = new URL(options.upstreamUrl)
+    if (!/^https?:$/.test(upstream.protocol)) throw new TypeError()
+  } catch {
+    throw new TypeError(
+      `createInboxProxy needs upstreamUrl, the service's absolute http(s) address (such as https://api.example.com); got ${JSON.stringify(options.upstreamUrl)}.`,
+    )
+  }
   const upstreamBase = upstream.origin + upstream.pathname.replace(/\/+$/, '')
   const basePath = (options.basePath ?? '').replace(/^\/*/, '/').replace(/\/+$/, '')
   const maxBodyBytes = options.maxBodyBytes ?? 65_536

@@ -260,6 +260,15 @@ describe('createInboxProxy: basePath', () => {
     }
   })
 
+  it('names upstreamUrl when it is missing or not an absolute http(s) address', () => {
+    for (const upstreamUrl of [undefined, '', '/v1', 'api.example.com', 'ftp://api.example.com']) {
+      expect(
+        () => createInboxProxy({ upstreamUrl: upstreamUrl!, apiKey: 'key', authenticate: () => null }),
+        String(upstreamUrl),
+      ).toThrow(/^createInboxProxy needs upstreamUrl, the service's absolute http\(s\) address/)
+    }
+  })
+
   it('names the basePath to set when a route of its comes under another prefix', async () => {
     const { service, serviceFetch, bearer } = startProxy()
     const auth = { authorization: await bearer('user-1') }
