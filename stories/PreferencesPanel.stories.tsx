@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { PreferencesPanel } from '../src'
 import type { PreferencesPanelProps } from '../src'
 import { FAILING, LOADING, lookArgTypes, UNSTYLED_PARAMETERS, withService } from './support/decorators'
@@ -44,8 +45,30 @@ export const Default: Story = {}
 export const Empty: Story = { parameters: service({ fixture: noWorkflows }) }
 export const Loading: Story = { parameters: service({ faults: LOADING }) }
 export const Error: Story = { parameters: service({ faults: FAILING }) }
-export const ReadOnly: Story = { parameters: service({ faults: READ_ONLY }) }
-export const SaveFails: Story = { parameters: service({ faults: SAVE_FAILS }) }
+/**
+ * Flips the global Email switch, as a reader would: the panel learns what the service does with a change only
+ * by asking it, so these stories make one.
+ */
+async function changeEmail(canvasElement: HTMLElement) {
+  const canvas = within(canvasElement)
+  const email = (await canvas.findAllByRole('switch', {}, { timeout: 5000 }))[1]!
+  await userEvent.click(email)
+  return canvas
+}
+export const ReadOnly: Story = {
+  parameters: service({ faults: READ_ONLY }),
+  play: async ({ canvasElement }) => {
+    const canvas = await changeEmail(canvasElement)
+    await waitFor(() => expect(canvas.getAllByRole('switch')[1]).toBeDisabled(), { timeout: 5000 })
+  },
+}
+export const SaveFails: Story = {
+  parameters: service({ faults: SAVE_FAILS }),
+  play: async ({ canvasElement }) => {
+    const canvas = await changeEmail(canvasElement)
+    await canvas.findByText(/couldn’t be saved/, {}, { timeout: 5000 })
+  },
+}
 export const WithoutSchedule: Story = { args: { showSchedule: false, showCritical: false } }
 export const Dark: Story = { args: { theme: 'dark' } }
 export const RTL: Story = { args: { locale: 'ar' } }
