@@ -13,13 +13,15 @@ export interface InboxStoryParameters {
 const RTL_LOCALES = new Set(['ar', 'he', 'fa', 'ur'])
 
 function canvasStyle(theme: ScopeLook['theme'], minHeight = 0): CSSProperties {
-  const dark = theme === 'dark'
+  // `system` follows the reader's color scheme, as the inbox does: light-dark() picks by `colorScheme`.
+  const pick = (light: string, dark: string) =>
+    theme === 'system' ? `light-dark(${light}, ${dark})` : theme === 'dark' ? dark : light
   return {
     minHeight,
     padding: 24,
-    background: dark ? '#0e1018' : '#f6f7fb',
-    color: dark ? '#eceef6' : '#161a2b',
-    colorScheme: dark ? 'dark' : 'light',
+    background: pick('#f6f7fb', '#0e1018'),
+    color: pick('#161a2b', '#eceef6'),
+    colorScheme: theme === 'system' ? 'light dark' : pick('light', 'dark'),
     fontFamily: 'system-ui, sans-serif',
   }
 }
