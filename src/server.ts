@@ -50,6 +50,15 @@ export async function prefetchInbox(
   subscriberId: string,
   options: PrefetchInboxOptions = {},
 ): Promise<void> {
+  const { baseUrl, fetch } = client.options
+  // Outside a page, fetch has nothing to resolve a relative address against: every request would fail, retried,
+  // as "Could not reach the notification service", and the page would render with nothing prefetched.
+  if (typeof location === 'undefined' && !fetch && !/^https?:\/\//i.test(baseUrl)) {
+    throw new TypeError(
+      `prefetchInbox needs a client with an absolute baseUrl on a server (the service's address, say ` +
+        `process.env.INBOX_API_URL, with the API key); got ${JSON.stringify(baseUrl)}.`,
+    )
+  }
   const deps: QueryDeps = { client, subscriberId }
   await Promise.all([
     ...(options.feeds ?? [{}]).map((f) => queryClient.prefetchInfiniteQuery(feedQueryOptions(deps, f))),

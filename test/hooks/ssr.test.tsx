@@ -1,6 +1,7 @@
 import { dehydrate } from '@tanstack/react-query'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
+import { createInboxClient } from '../../src/api/client'
 import { prefetchInbox } from '../../src/server'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
@@ -22,6 +23,13 @@ function Everything() {
 }
 
 describe('server rendering (Node, no DOM)', () => {
+  it('refuses to prefetch with a relative baseUrl, naming it, rather than render with nothing prefetched', async () => {
+    const client = createInboxClient({ baseUrl: '/api/inbox', apiKey: 'key' })
+    await expect(prefetchInbox(newQueryClient(), client, 'user-1')).rejects.toThrow(
+      /^prefetchInbox needs a client with an absolute baseUrl on a server .*; got "\/api\/inbox"\.$/,
+    )
+  })
+
   it('renders the provider and hooks without window, document or storage', async () => {
     expect(typeof window).toBe('undefined')
     expect(typeof document).toBe('undefined')
