@@ -34,8 +34,10 @@ export interface TokenAuth {
  * browser and server does not matter) or from `expiresAt`.
  *
  * @example
- * const auth = createTokenAuth({ fetchToken: () => fetch('/api/inbox-token', { method: 'POST' }).then((r) => r.text()) })
- * <InboxProvider subscriberId={user.id} baseUrl="/api/inbox" getHeaders={auth.getHeaders}>…</InboxProvider>
+ * // A token route that answers `{ token }`: fetchToken may resolve with that object as it is.
+ * const auth = createTokenAuth({ fetchToken: () => fetch('/api/inbox-token', { method: 'POST' }).then((r) => r.json()) })
+ * // As `auth` (not only its getHeaders), so that a token the proxy refuses is dropped and a fresh one fetched.
+ * <InboxProvider subscriberId={user.id} baseUrl="/api/inbox" auth={auth}>…</InboxProvider>
  */
 export function createTokenAuth(options: TokenAuthOptions): TokenAuth {
   const now = options.now ?? Date.now
