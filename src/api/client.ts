@@ -19,6 +19,8 @@ function parseJson(text: string): unknown {
 
 /** What every operation is built on: one request with retries, timeout, headers and shape checks. */
 function requester(options: InboxClientOptions) {
+  // An unset option (an environment variable that is not there) is told at once, by its name.
+  if (typeof options.baseUrl !== 'string') throw new TypeError(`baseUrl must be a URL; got ${String(options.baseUrl)}.`)
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const timeout = options.timeout ?? 15_000
   // Each default stands unless given a number (an option set to `undefined` keeps it).
@@ -46,6 +48,9 @@ function requester(options: InboxClientOptions) {
       return [response, await abortable(response.text(), controller.signal)] as const
     } catch (error) {
       if (signal?.aborted) throw signal.reason
+      // A path outside a browser (a server given the browser's `/api/inbox`) reaches nothing: said, not retried.
+      if (typeof URL.canParse === 'function' && !URL.canParse(url, globalThis.location?.href))
+        throw new TypeError(`baseUrl "${baseUrl}" makes no URL here: outside a browser, give a full one (https://…).`)
       // Aborted, but not by the caller (that threw its reason above): by the timer.
       throw controller.signal.aborted ? new TimeoutError(timeout) : new NetworkError(error)
     } finally {

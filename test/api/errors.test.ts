@@ -9,6 +9,7 @@ import {
 } from '../../src/api/errors'
 import { TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { setup } from './setup'
+import { createInboxClient } from '../../src/api/client'
 
 const FEED = `/v1/subscribers/${TEST_SUBSCRIBER_ID}/notifications/feed`
 
@@ -198,5 +199,26 @@ describe('errors are values a UI can show', () => {
     expect(new ResponseShapeError('a', 'string', Symbol('s')).received).toBe('Symbol(s)')
     expect(new ResponseShapeError('a', 'string', undefined).received).toBe('undefined')
     expect(new ResponseShapeError('a', 'string', 10n).received).toBe('10')
+  })
+})
+
+describe('a baseUrl no request can go to', () => {
+  it('unset (an environment variable that is not there): a TypeError naming baseUrl, at once', () => {
+    expect(() => createInboxClient({ baseUrl: process.env.INBOX_NOT_SET as unknown as string })).toThrow(
+      /^baseUrl must be a URL; got undefined\.$/,
+    )
+  })
+
+  it('a path, outside a browser: a TypeError naming baseUrl, without retrying', async () => {
+    const sent: string[] = []
+    const client = createInboxClient({
+      baseUrl: '/api/inbox',
+      fetch: (input) => (sent.push(String(input)), fetch(input)),
+      retry: { retries: 2, baseDelay: 1 },
+    })
+    const failure = await client.getFeed(TEST_SUBSCRIBER_ID).catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(TypeError)
+    expect(String(failure)).toMatch(/baseUrl "\/api\/inbox" makes no URL here/)
+    expect(sent).toHaveLength(1)
   })
 })
