@@ -37,11 +37,7 @@ const SHOW_STORY = `(id) => new Promise((resolve) => {
     resolve(outcome)
   }
   for (const [event, handler] of handlers) channel.on(event, handler)
-  // Asked for the story it shows already (the one the preview opened with), Storybook renders nothing and says
-  // nothing: that story is rendered anew instead.
-  const current = window.__STORYBOOK_PREVIEW__ && window.__STORYBOOK_PREVIEW__.currentRender
-  if (current && current.id === id) channel.emit('forceRemount', { storyId: id })
-  else channel.emit('setCurrentStory', { storyId: id, viewMode: 'story' })
+  channel.emit('setCurrentStory', { storyId: id, viewMode: 'story' })
 })`
 
 function showStory(page: Page, id: string): Promise<Outcome> {
