@@ -176,7 +176,8 @@ describe('a flood of events', () => {
     const t = await live(every30ms('reset', 100))
     // The flood's three seconds and the look after it.
     await sleep(5000)
-    const lists = t.forwarded.filter((f) => f.url.searchParams.get('limit') === '20').length
+    // A list's pages (a count reads one item: limit=1).
+    const lists = t.forwarded.filter((f) => f.url.searchParams.get('limit') !== '1').length
     // Each look: the two counts and, the counts unchanged though they are, the list.
     expect(lists).toBeGreaterThanOrEqual(1)
     expect(t.forwarded.length).toBeLessThanOrEqual(18)
