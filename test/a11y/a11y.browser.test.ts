@@ -3,31 +3,13 @@
  * with an `<Inbox>` between two links (`browser/main.tsx`: `?lang=de|ar`, `?n=` items, `?long` for long words in
  * the first, `?poll=` ms between looks; `#page` for the page layout instead).
  */
-import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startVite } from '../support/browser'
-
-const root = fileURLToPath(new URL('./browser', import.meta.url))
+import { describe, expect, it } from 'vitest'
+import { servePage } from '../support/browser'
 
 let browser: Browser
 let url = ''
-let close: () => Promise<void>
-
-beforeAll(async () => {
-  const started = await startVite({ root, plugins: [react()], configFile: false })
-  url = started.url
-  browser = await launchBrowser()
-  close = async () => {
-    await browser.close()
-    await started.server.close()
-  }
-}, 90_000)
-
-afterAll(async () => {
-  await close?.()
-})
+servePage(new URL('./browser', import.meta.url), (u, b) => ((url = u), (browser = b)))
 
 async function open(query: string, width = 1000, height = 700): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height } })

@@ -2,31 +2,13 @@
  * The inbox on a host page, in Chromium: the app's stylesheet comes first (as an app's global CSS does) and
  * its layout around the bell is the app's. A designer's tokens must take effect wherever they are loaded.
  */
-import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startVite } from '../support/browser'
-
-const root = fileURLToPath(new URL('./host', import.meta.url))
+import { describe, expect, it } from 'vitest'
+import { servePage } from '../support/browser'
 
 let browser: Browser
-let url: string
-let close: () => Promise<void>
-
-beforeAll(async () => {
-  const vite = await startVite({ root, plugins: [react()], configFile: false })
-  url = vite.url
-  browser = await launchBrowser()
-  close = async () => {
-    await browser.close()
-    await vite.server.close()
-  }
-}, 90_000)
-
-afterAll(async () => {
-  await close?.()
-})
+let url = ''
+servePage(new URL('./host', import.meta.url), (u, b) => ((url = u), (browser = b)))
 
 /** The page with the host's `css` before the kit's stylesheet, once the bell shows its count. */
 async function open(css: string, theme = 'light', extra: Record<string, string> = {}, width = 1000): Promise<Page> {

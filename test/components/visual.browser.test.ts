@@ -3,31 +3,13 @@
  * high-density screens, one left edge for rows with and without an avatar, a "mark as unread" action
  * that is an icon button (not a stray dot), and error text without a lone last word.
  */
-import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startVite } from '../support/browser'
-
-const root = fileURLToPath(new URL('./visual', import.meta.url))
+import { describe, expect, it } from 'vitest'
+import { servePage } from '../support/browser'
 
 let browser: Browser
-let url: string
-let close: () => Promise<void>
-
-beforeAll(async () => {
-  const vite = await startVite({ root, plugins: [react()], configFile: false })
-  url = vite.url
-  browser = await launchBrowser()
-  close = async () => {
-    await browser.close()
-    await vite.server.close()
-  }
-}, 90_000)
-
-afterAll(async () => {
-  await close?.()
-})
+let url = ''
+servePage(new URL('./visual', import.meta.url), (u, b) => ((url = u), (browser = b)))
 
 async function open(
   scale: number,

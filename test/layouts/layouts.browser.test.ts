@@ -1,29 +1,11 @@
-import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'
-import { fileURLToPath } from 'node:url'
 import { axeViolations } from '../e2e/axe'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startVite } from '../support/browser'
-
-const root = fileURLToPath(new URL('./browser', import.meta.url))
+import { describe, expect, it } from 'vitest'
+import { servePage } from '../support/browser'
 
 let browser: Browser
 let url = ''
-let close: () => Promise<void>
-
-beforeAll(async () => {
-  const started = await startVite({ root, plugins: [react()], configFile: false })
-  url = started.url
-  browser = await launchBrowser()
-  close = async () => {
-    await browser.close()
-    await started.server.close()
-  }
-}, 90_000)
-
-afterAll(async () => {
-  await close?.()
-})
+servePage(new URL('./browser', import.meta.url), (u, b) => ((url = u), (browser = b)))
 
 async function open(scenario: string, width = 1000): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height: 700 } })

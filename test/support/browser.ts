@@ -1,5 +1,8 @@
+import react from '@vitejs/plugin-react'
 import { chromium, type Browser } from 'playwright-core'
+import { fileURLToPath } from 'node:url'
 import { createServer, type InlineConfig, type ViteDevServer } from 'vite'
+import { afterAll, beforeAll } from 'vitest'
 
 /** The flags Debian's chromium needs here: headless, as root, with no network beyond loopback. */
 const CHROMIUM_ARGS = [
@@ -29,4 +32,22 @@ export async function startVite(config: InlineConfig): Promise<{ server: ViteDev
   const address = server.httpServer?.address()
   if (!address || typeof address === 'string') throw new Error('Vite did not report a port')
   return { server, url: `http://127.0.0.1:${address.port}` }
+}
+
+/**
+ * For a test file: before its tests, a Vite dev server over the page in `dir` (React, no config file) and
+ * Chromium, handed to `ready`; after them, both closed.
+ */
+export function servePage(dir: URL, ready: (url: string, browser: Browser) => void): void {
+  let close = async () => {}
+  beforeAll(async () => {
+    const vite = await startVite({ root: fileURLToPath(dir), plugins: [react()], configFile: false })
+    const browser = await launchBrowser()
+    close = async () => {
+      await browser.close()
+      await vite.server.close()
+    }
+    ready(vite.url, browser)
+  }, 90_000)
+  afterAll(() => close())
 }
