@@ -5,7 +5,15 @@
 import { notifyManager } from '@tanstack/react-query'
 import type { FeedPage, Message } from '../api/types'
 import { marked, matches } from './items'
-import { countFilter, fetchCount, inboxKeys, type CountData, type CountKind, type FeedFilters } from './keys'
+import {
+  countFilter,
+  fetchCount,
+  inboxKeys,
+  STALE_PAGES,
+  type CountData,
+  type CountKind,
+  type FeedFilters,
+} from './keys'
 import type { CachedList, Shared } from './ledger'
 import { applyFlags, withFlags, type FeedData } from './lists'
 import { emptiedBy, KINDS, type Change, type TabMessage, type Write } from './sync'
@@ -221,7 +229,7 @@ export function folderOf(shared: Shared) {
       const done: Message[] = []
       for (const as of markAs === 'read' ? (['read', 'seen'] as const) : (['seen'] as const)) {
         const ids = new Set<string>()
-        for (let page = 0; ; page++) {
+        for (let page = 0, stale = 0; ; page++) {
           const found = await client.getFeed(subscriberId, {
             ...(as === 'read' ? { read: false } : { seen: false }),
             limit: 100,
@@ -229,9 +237,9 @@ export function folderOf(shared: Shared) {
           })
           const before = ids.size
           for (const i of found.data) ids.add(i._id)
-          // A page that brings no new id ends it, though it says more follow: a service that ignores `page`
-          // would otherwise be asked for ever.
-          if (!found.hasMore || ids.size === before) break
+          // Pages that bring no new id end it as they end a list, though the service says more follow.
+          stale = ids.size > before ? 0 : stale + 1
+          if (!found.hasMore || stale >= STALE_PAGES) break
         }
         const list = [...ids]
         for (let i = 0; i < list.length; i += 100)

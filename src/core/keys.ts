@@ -7,6 +7,13 @@ import type { OmitKeyof, QueryFunction, QueryKey, QueryKeyWithDataTag, UseQueryO
 import type { Criticality, FeedPage, InboxClient } from '../api/types'
 import type { FeedFilter } from './items'
 
+/**
+ * Pages in a row that bring no item the pages before them did not, after which paging ends though the service
+ * says more follow: one that ignores `page` is not asked for ever, while a page of news that came between two
+ * reads (pushing the next page's items down onto it) is not taken for the end.
+ */
+export const STALE_PAGES = 3
+
 /** The filters of one feed list and its page size (1–100). Lists with equal filters share one cache entry. */
 export interface FeedFilters extends FeedFilter {
   limit: number

@@ -25,6 +25,7 @@ import {
   common,
   feedFilters,
   inboxKeys,
+  STALE_PAGES,
   type FeedFilters,
   type InboxQueryOptions,
   type Key,
@@ -55,10 +56,7 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
     queryFn: ({ pageParam }) =>
       deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
-    // More follow when the service says so, until three pages in a row brought no item the pages before them
-    // did not: a service that ignores `page` would otherwise be asked for ever once the reader reaches the end,
-    // while a page of news that came between two reads (and pushed the next page's items down onto it) is not
-    // taken for the end.
+    // More follow when the service says so, until STALE_PAGES pages in a row brought nothing new.
     // React Query asks on every render of the list: the pages are walked once per set of pages, not per render.
     getNextPageParam: (last: FeedPage<P>, all: FeedPage<P>[], param: number) => {
       let stale = staleEnd.get(all)
@@ -72,7 +70,7 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
         }
         staleEnd.set(all, stale)
       }
-      return last.hasMore && stale < 3 ? param + 1 : undefined
+      return last.hasMore && stale < STALE_PAGES ? param + 1 : undefined
     },
   })
 }

@@ -47,7 +47,7 @@ function ignoringPage() {
 }
 
 describe('a service whose pages do not end', () => {
-  it('"mark all" stops at a page that brings no new item, and marks each item once', async () => {
+  it('"mark all" stops after pages that bring no new item, as a list does, and marks each item once', async () => {
     const t = start(5, ignoringPage())
     const ledger = await t.sync.ledger()
     expect(await ledger.markAll('read')).toBeUndefined()
