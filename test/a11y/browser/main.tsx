@@ -1,12 +1,12 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
-import { createInboxClient } from '../../../src/api/client'
 import { Inbox, InboxPage, InboxProvider } from '../../../src'
 import { ar } from '../../../src/locales/ar'
 import { de } from '../../../src/locales/de'
 import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+import { pageClient } from '../../support/pageClient'
 
 const params = new URLSearchParams(location.search)
 const count = Number(params.get('n') ?? 30)
@@ -29,13 +29,7 @@ const service = createService({
     })),
   }),
 })
-const client = createInboxClient({
-  baseUrl: 'http://inbox.test',
-  apiKey: service.apiKey,
-  fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
-    service.fetch(new Request(new URL(String(input), 'http://inbox.test'), init))) as typeof fetch,
-  retry: false,
-})
+const client = pageClient(service)
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
 const locales = { ar, de } as Record<string, typeof ar>
 const scenario = location.hash.slice(1)

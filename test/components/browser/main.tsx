@@ -1,12 +1,12 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
-import { createInboxClient } from '../../../src/api/client'
 import { Feed } from '../../../src/components/Feed/Feed'
 import { feedQueryOptions } from '../../../src/core/queries'
 import { InboxProvider } from '../../../src/provider/InboxProvider'
 import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+import { pageClient } from '../../support/pageClient'
 
 const COUNT = 10_000
 const words = 'the build for the billing service finished and every check passed on the main branch'.split(' ')
@@ -24,13 +24,7 @@ const service = createService({
     })),
   }),
 })
-const client = createInboxClient({
-  baseUrl: 'http://inbox.test',
-  apiKey: service.apiKey,
-  fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
-    service.fetch(new Request(new URL(String(input), 'http://inbox.test'), init))) as typeof fetch,
-  retry: false,
-})
+const client = pageClient(service)
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
 await queryClient.fetchInfiniteQuery({
   ...feedQueryOptions({ client, subscriberId: TEST_SUBSCRIBER_ID }, { limit: 100 }),

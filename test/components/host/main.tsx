@@ -1,10 +1,10 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
-import { createInboxClient } from '../../../src/api/client'
 import { Inbox } from '../../../src/components/Inbox/Inbox'
 import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+import { pageClient } from '../../support/pageClient'
 
 const service = createService({
   fixture: buildFixture({
@@ -26,13 +26,7 @@ const service = createService({
     })),
   }),
 })
-const client = createInboxClient({
-  baseUrl: 'http://inbox.test',
-  apiKey: service.apiKey,
-  fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
-    service.fetch(new Request(new URL(String(input), 'http://inbox.test'), init))) as typeof fetch,
-  retry: false,
-})
+const client = pageClient(service)
 
 const params = new URLSearchParams(location.search)
 document.getElementById('host')!.textContent = params.get('css') ?? ''

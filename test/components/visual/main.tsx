@@ -1,13 +1,13 @@
 import { QueryClient } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
-import { createInboxClient } from '../../../src/api/client'
 import { Feed } from '../../../src/components/Feed/Feed'
 import { Inbox } from '../../../src/components/Inbox/Inbox'
 import { ar } from '../../../src/locales/ar'
 import { InboxProvider } from '../../../src/provider/InboxProvider'
 import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+import { pageClient } from '../../support/pageClient'
 
 // Rows of several heights, with and without an avatar, read and unread, and one whose change fails.
 const service = createService({
@@ -22,13 +22,7 @@ const service = createService({
   }),
 })
 service.faults.add({ method: 'POST', path: /mark-as$/, status: 500 })
-const client = createInboxClient({
-  baseUrl: 'http://inbox.test',
-  apiKey: service.apiKey,
-  fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
-    service.fetch(new Request(new URL(String(input), 'http://inbox.test'), init))) as typeof fetch,
-  retry: false,
-})
+const client = pageClient(service)
 
 // `#placement-<side>[-ar]`: an <Inbox> at one end of a flex header that stretches its items (no align-items),
 // in English or in Arabic (right to left) on this left-to-right page; the service answers without latency.
