@@ -61,6 +61,40 @@ describe('the bell where the app puts it', () => {
   })
 })
 
+describe('the bell in a header that clips what overflows it', () => {
+  const CLIP = BAR + '#bar { overflow: hidden; height: 56px; box-sizing: border-box; }'
+  /** Whether the dialog's bottom edge, 20 px in from its side, is the dialog's own (not what lies under it). */
+  const bottomShows = (page: Page) =>
+    page.evaluate(() => {
+      const box = document.querySelector('[role=dialog]')!.getBoundingClientRect()
+      return !!document.elementFromPoint(box.left + 20, box.bottom - 20)?.closest('[role=dialog]')
+    })
+
+  it('cuts the popover off in place, and shows it whole with `portal`, placed at the bell, keyboard path kept', async () => {
+    const clipped = await open(CLIP)
+    await clipped.locator('.inbox-bell').click()
+    await clipped.getByRole('dialog').waitFor()
+    expect(await bottomShows(clipped)).toBe(false)
+    await clipped.close()
+
+    const page = await open(CLIP, 'light', { portal: '' })
+    const bell = (await page.locator('.inbox-bell').boundingBox())!
+    await page.locator('.inbox-bell').focus()
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('dialog')
+    expect(await bottomShows(page)).toBe(true)
+    // Outside the header, in the body, in the inbox's theme; under the bell, its end at the bell's end.
+    expect(await dialog.evaluate((el) => !!el.closest('#bar') || !el.closest('[data-inbox-theme=light]'))).toBe(false)
+    const box = (await dialog.boundingBox())!
+    expect(box.y).toBeGreaterThanOrEqual(bell.y + bell.height)
+    expect(Math.round(box.x + box.width)).toBe(Math.round(bell.x + bell.width))
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toContain('inbox-bell')
+    await page.close()
+  })
+})
+
 describe('toasts from a bell in a blurred sticky header', () => {
   it('show in the corner of the screen, in the theme of the inbox', async () => {
     const page = await open(

@@ -12,6 +12,7 @@ import { renderRoot, triggerProps, useRoot, useRootState } from './root'
 import { useCoreUI } from '../internal/uiCore'
 import type { ToasterProps } from '../Toaster/Toaster'
 import type { InboxPlacement } from './root'
+import type { PopoverProps } from './popover'
 
 // The popover and the toasts load apart from the bell: a page where nobody opens the inbox never fetches,
 // parses or keeps their code. The popover's is fetched on the first sign of intent (a pointer over the bell,
@@ -34,6 +35,11 @@ export interface InboxViewProps<P extends JsonObject = JsonObject>
   onOpenChange?: ((open: boolean) => void) | undefined
   /** @default 'bottom-end' */
   placement?: InboxPlacement | undefined
+  /**
+   * Renders the popover at the end of `document.body` (or into the element given), placed at the bell, so that
+   * an `overflow: hidden` ancestor (a clipped app bar, a scrolling sidebar) does not cut it off. @default false
+   */
+  portal?: boolean | Element | undefined
   /** Count on the Bell. @default 'unseen' */
   countKind?: CountKind | undefined
   /** Puts the count in `document.title`. @default false */
@@ -105,6 +111,7 @@ const InboxView = forwardRef(function InboxView(
     defaultOpen,
     onOpenChange,
     placement,
+    portal,
     countKind,
     titleCount,
     renderBell,
@@ -142,13 +149,13 @@ const InboxView = forwardRef(function InboxView(
       onPointerDown={preload}
       onFocus={preload}
     />,
-    ctx.open && <LazyPopover key="popover" placement={placement} {...panel} />,
+    ctx.open && <LazyPopover key="popover" placement={placement} portal={portal} {...panel} />,
     toasts && <LazyToaster key="toasts" {...(toasts === true ? {} : toasts)} onOpen={() => ctx.setOpen(true)} />,
   )
 })
 
 /** The popover once its code is there (nothing until then), or what went wrong if it could not be fetched. */
-function LazyPopover(props: InboxPanelProps & { placement?: InboxPlacement | undefined }): ReactElement | null {
+function LazyPopover(props: PopoverProps): ReactElement | null {
   const { m, c } = useCoreUI('Inbox')
   const { contentId } = useRoot('Inbox')
   const [loaded, failed, retry] = useLoaded(popover)

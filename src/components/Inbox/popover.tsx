@@ -5,16 +5,25 @@
 import type { ReactElement } from 'react'
 import type { InboxPanelProps } from './InboxPanel'
 import { InboxPanel } from './InboxPanel'
-import { PopoverContent } from './parts'
+import { InboxContent, PopoverContent } from './parts'
 import type { InboxPlacement } from './root'
 
 export { warmFormats } from '../../core/format'
 
-/** The popover of `<Inbox>`: the dialog at its placement, holding the panel. */
-export function Popover({ placement, ...panel }: InboxPanelProps & { placement?: InboxPlacement }): ReactElement {
-  return (
-    <PopoverContent placement={placement}>
-      <InboxPanel {...panel} />
-    </PopoverContent>
+/** Props of the popover of `<Inbox>`. */
+export type PopoverProps = InboxPanelProps & {
+  placement?: InboxPlacement | undefined
+  portal?: boolean | Element | undefined
+}
+
+/** The popover of `<Inbox>`: the dialog at its placement, holding the panel; in a portal when asked. */
+export function Popover({ placement, portal, ...panel }: PopoverProps): ReactElement {
+  const body = <InboxPanel {...panel} />
+  return portal ? (
+    <InboxContent placement={placement} portal={portal}>
+      {body}
+    </InboxContent>
+  ) : (
+    <PopoverContent placement={placement}>{body}</PopoverContent>
   )
 }

@@ -31,6 +31,7 @@ const client = pageClient(service)
 const params = new URLSearchParams(location.search)
 document.getElementById('host')!.textContent = params.get('css') ?? ''
 const theme = (params.get('theme') ?? 'light') as 'light' | 'dark' | 'system'
+// `portal`: the popover renders at the end of the body.
 // `toasts`: the inbox shows toasts, polls every 200 ms, and `window.arrive()` sends it a notification.
 const toasts = params.has('toasts')
 Object.assign(window, { arrive: () => client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }) })
@@ -46,6 +47,7 @@ createRoot(document.getElementById('root')!).render(
       stream={false}
       theme={theme}
       toasts={toasts}
+      portal={params.has('portal')}
     />
   </header>,
 )
