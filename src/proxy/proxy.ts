@@ -497,8 +497,15 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
           : `The method ${request.method} is not allowed here: the proxy forwards nothing at ${path}.`
       return errorResponse(405, path, message, { allow: allowed.join(', ') })
     }
-    if (events?.verifiers.length && request.method === 'POST' && path === basePath + '/webhooks/messages') {
-      return receiveWebhook(request, path, events, context)
+    if (request.method === 'POST' && path === basePath + '/webhooks/messages') {
+      if (events?.verifiers.length) return receiveWebhook(request, path, events, context)
+      // The service's webhook, sent to a proxy not set up for it (an unset secret in the environment, say): a
+      // "sign in" 401 would point the wrong way. Nothing is secret in what is missing.
+      return errorResponse(
+        404,
+        path,
+        `The webhook route is off: the proxy was created without ${events ? 'events.webhookSecret' : 'events'}.`,
+      )
     }
 
     let auth: AuthenticateResult

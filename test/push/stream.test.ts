@@ -319,9 +319,16 @@ describe('the webhook route', () => {
     }
   })
 
-  it('is not served without a webhook secret, and refuses a secret that is not one', async () => {
-    const { proxy } = startProxy({ events: {} })
-    expect((await proxy(signedWebhook(HOOK, messagePayload('user-1', ['m1'])))).status).toBe(401)
+  it('is not served without a webhook secret (a 404 naming it), and refuses a secret that is not one', async () => {
+    for (const [options, named] of [
+      [{ events: {} }, 'events.webhookSecret'],
+      [{ events: { webhookSecret: undefined } }, 'events.webhookSecret'],
+      [{}, 'events'],
+    ] as const) {
+      const response = await startProxy(options).proxy(signedWebhook(HOOK, messagePayload('user-1', ['m1'])))
+      expect(response.status).toBe(404)
+      expect((await response.json()).message).toBe(`The webhook route is off: the proxy was created without ${named}.`)
+    }
     expect(() => startProxy({ events: { webhookSecret: 'not base64!' } })).toThrow(/whsec_/)
   })
 })
