@@ -57,6 +57,30 @@ const service = (setup: InboxStoryParameters['service']) => ({ inbox: { minHeigh
 /** The demo workspace: a mix of read and unread notifications of every kind. */
 export const Default: Story = {}
 
+/**
+ * In an app bar that clips what overflows it (`overflow: hidden`): with `portal`, the popover renders at the end of
+ * the body, placed at the bell, and shows whole.
+ */
+export const Portal: Story = {
+  args: { portal: true },
+  render: ({ theme, locale, ...props }) => (
+    <header
+      style={{
+        display: 'flex',
+        justifyContent: 'space-between',
+        alignItems: 'center',
+        height: 56,
+        overflow: 'hidden',
+        paddingInline: 24,
+        borderBlockEnd: '1px solid #d4d4d8',
+      }}
+    >
+      <strong>App</strong>
+      <Inbox {...props} />
+    </header>
+  ),
+}
+
 /** Everything unread, the badge counting all of it. */
 export const Unread: Story = { args: { countKind: 'unread' }, parameters: service({ fixture: unreadFixture }) }
 
