@@ -280,16 +280,30 @@ export class Delivery {
     const add = (sub: SubscriberRecord) => {
       if (!found.has(sub.subscriberId)) found.set(sub.subscriberId, sub)
     }
-    for (const item of Array.isArray(to) ? to : [to]) {
+    const items: unknown[] = Array.isArray(to) ? to : [to]
+    // A topic is walked once however often `to` names it, else one body repeating a large topic costs a walk of
+    // it per repetition (minutes of work for one request) though each member gets one message. A member is left
+    // out only when every naming excludes them, so each topic keeps the intersection of its exclusions.
+    const topics = new Map<string, Set<unknown>>()
+    for (const item of items) {
+      if (!isObject(item) || item.type !== 'Topic' || typeof item.topicKey !== 'string') continue
+      const exclude = excluded(item)
+      const before = topics.get(item.topicKey)
+      topics.set(item.topicKey, before ? new Set([...before].filter((id) => exclude.has(id))) : exclude)
+    }
+    for (const item of items) {
       if (typeof item === 'string') {
         if (!SUBSCRIBER_ID.test(item)) continue
         add(this.store.upsertSubscriber(env, item, {}))
         yield
       } else if (isObject(item) && item.type === 'Topic') {
         if (typeof item.topicKey !== 'string') continue
+        const exclude = topics.get(item.topicKey)
+        // Walked at its first naming already.
+        if (!exclude) continue
+        topics.delete(item.topicKey)
         const topic = this.store.topicState(env, item.topicKey)
         if (!topic) continue
-        const exclude = excluded(item)
         // The members as they were when the trigger was accepted.
         const members = topic.subscriptions.slice()
         for (let i = 0; i < members.length; i++) {

@@ -93,6 +93,36 @@ describe('delivery of large triggers', () => {
     expect(delivered(service, team, 100)).toBe(team.length)
   })
 
+  it('walks a topic once however often a trigger names it, leaving out only whom every naming excludes', async () => {
+    const { call, service } = rawService({ fixture: fixture() })
+    generateSubscriptions(service, { topicKey: 'team', count: 2_000 })
+    const team = service.state.subscriptions('team').map((s) => s.subscriber.subscriberId)
+    const [first, second, last] = [team[0]!, team[1]!, team[team.length - 1]!]
+    /** Event-loop turns after the answer until the last member has the message of `transactionId`. */
+    const turnsToDeliver = async (transactionId: string, to: unknown) => {
+      expect((await call('/v1/events/trigger', { body: { name: 'test-workflow', to, transactionId } })).status).toBe(
+        201,
+      )
+      let turns = 0
+      while (!service.state.messages(last).some((m) => m.transactionId === transactionId) && turns < 10_000) {
+        await nextTurn()
+        turns++
+      }
+      return turns
+    }
+    const once = await turnsToDeliver('once', { type: 'Topic', topicKey: 'team' })
+    const namings = [
+      { type: 'Topic', topicKey: 'team', exclude: [first, second] },
+      ...Array.from({ length: 3_000 }, () => ({ type: 'Topic', topicKey: 'team', exclude: [first] })),
+    ]
+    // Walking the topic per naming would take hundreds of turns more: 3,000 walks of 2,000 members.
+    expect(await turnsToDeliver('repeated', namings)).toBeLessThanOrEqual(once + 1)
+    await service.settle()
+    const got = (id: string) => service.state.messages(id).filter((m) => m.transactionId === 'repeated').length
+    expect([got(first), got(second), got(last)]).toEqual([0, 1, 1])
+    expect(delivered(service, team.slice(1), 2)).toBe(team.length - 1)
+  })
+
   it('delivers a small trigger before it answers, duplicates once, and the steps after a delay to every recipient', async () => {
     let now = Date.parse('2026-03-01T10:00:00.000Z')
     const { call, service } = rawService({ fixture: fixture(), now: () => now })
