@@ -134,11 +134,40 @@ function checkRecipient(item: unknown, issues: Issues, path: string): void {
   checkSubscriberFields(item, issues, path)
 }
 
-/** A subscriber object's own fields: strings (or null, left as they are), and `data` an object. */
+/**
+ * A subscriber object's own fields (spec 2.12): strings (or null, left as they are), `data` an object of strings,
+ * and `channels` provider settings. Channels are not kept, but one of the wrong shape is refused rather than dropped
+ * without a word, as a device token sent as a number would be.
+ */
 function checkSubscriberFields(o: Obj, issues: Issues, path: string): void {
   for (const key of SUBSCRIBER_FIELDS)
     if (o[key] != null && typeof o[key] !== 'string') issues.add(`${path}.${key}`, 'must be a string', o[key])
-  if (o.data != null && !isObject(o.data)) issues.add(`${path}.data`, 'must be an object', o.data)
+  if (o.data != null) {
+    if (!isObject(o.data)) issues.add(`${path}.data`, 'must be an object', o.data)
+    else
+      for (const [key, value] of Object.entries(o.data))
+        if (typeof value !== 'string') issues.add(`${path}.data.${key}`, 'must be a string', value)
+  }
+  if (o.channels != null) checkChannels(o.channels, issues, `${path}.channels`)
+}
+
+function checkChannels(channels: unknown, issues: Issues, path: string): void {
+  if (!Array.isArray(channels)) return issues.add(path, 'must be an array', channels)
+  channels.forEach((channel: unknown, i) => {
+    const at = `${path}[${i}]`
+    if (!isObject(channel)) return issues.add(at, 'must be an object', channel)
+    if (typeof channel.providerId !== 'string' || channel.providerId === '')
+      issues.add(`${at}.providerId`, 'must be a non-empty string', channel.providerId)
+    if (channel.integrationIdentifier !== undefined && typeof channel.integrationIdentifier !== 'string')
+      issues.add(`${at}.integrationIdentifier`, 'must be a string', channel.integrationIdentifier)
+    const credentials = channel.credentials
+    if (!isObject(credentials)) return issues.add(`${at}.credentials`, 'must be an object', credentials)
+    if (credentials.webhookUrl !== undefined && typeof credentials.webhookUrl !== 'string')
+      issues.add(`${at}.credentials.webhookUrl`, 'must be a string', credentials.webhookUrl)
+    const tokens = credentials.deviceTokens
+    if (tokens !== undefined && !(Array.isArray(tokens) && tokens.every((t) => typeof t === 'string')))
+      issues.add(`${at}.credentials.deviceTokens`, 'must be an array of strings', tokens)
+  })
 }
 
 function subscriberFields(o: Obj): SubscriberFields {

@@ -234,6 +234,56 @@ describe('POST /v1/events/trigger', () => {
     expect(ok.json.status).toBe('processed')
   })
 
+  it('answers 422 naming each data value and channel setting of the wrong type (spec 2.12), delivering nothing', async () => {
+    const { call, service } = rawService({ fixture: fixture() })
+    const res = await call('/v1/events/trigger', {
+      body: {
+        name: 'mention',
+        to: [
+          { subscriberId: 'typ-1', data: { plan: 'pro', seats: 5, tags: ['a'] } },
+          { subscriberId: 'typ-2', channels: 'fcm' },
+          {
+            subscriberId: 'typ-3',
+            channels: [
+              'fcm',
+              { integrationIdentifier: 7, credentials: { deviceTokens: 'token' } },
+              { providerId: 'fcm', credentials: { webhookUrl: 5, deviceTokens: ['a', 1] } },
+              { providerId: 'fcm' },
+            ],
+          },
+        ],
+        actor: { subscriberId: 'typ-4', data: { n: 1 } },
+      },
+    })
+    expect(res.status).toBe(422)
+    expect(Object.keys(res.json.errors).sort()).toEqual([
+      'actor.data.n',
+      'to[0].data.seats',
+      'to[0].data.tags',
+      'to[1].channels',
+      'to[2].channels[0]',
+      'to[2].channels[1].credentials.deviceTokens',
+      'to[2].channels[1].integrationIdentifier',
+      'to[2].channels[1].providerId',
+      'to[2].channels[2].credentials.deviceTokens',
+      'to[2].channels[2].credentials.webhookUrl',
+      'to[2].channels[3].credentials',
+    ])
+    for (const id of ['typ-1', 'typ-2', 'typ-3', 'typ-4']) expect(service.state.subscriber(id)).toBeUndefined()
+    const ok = await call('/v1/events/trigger', {
+      body: {
+        name: 'mention',
+        to: {
+          subscriberId: 'typ-5',
+          data: { plan: 'pro' },
+          channels: [{ providerId: 'fcm', integrationIdentifier: 'push', credentials: { deviceTokens: ['t1'] } }],
+        },
+      },
+    })
+    expect(ok.json.status).toBe('processed')
+    expect(service.state.subscriber('typ-5')?.data).toEqual({ plan: 'pro' })
+  })
+
   it('postpones the steps after a delay until it is due (controlled clock)', async () => {
     let now = Date.parse('2026-03-01T10:00:00.000Z')
     const { call, service } = rawService({ fixture: fixture(), now: () => now })
