@@ -21,23 +21,39 @@ function isObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** The longest delay setTimeout keeps (about 24.8 days): a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+type Job = { dueAt: number; run: () => void; timer: ReturnType<typeof setTimeout> }
+
 /** Runs delayed work on real timers; `runDue()` runs whatever is due now at once. */
 export class Scheduler {
-  private readonly jobs = new Set<{ dueAt: number; run: () => void; timer: ReturnType<typeof setTimeout> }>()
+  private readonly jobs = new Set<Job>()
 
   constructor(private readonly clock: () => number) {}
 
   schedule(delayMs: number, run: () => void): void {
     const job = { dueAt: this.clock() + delayMs, run, timer: undefined as unknown as ReturnType<typeof setTimeout> }
-    job.timer = setTimeout(() => this.fire(job), delayMs)
+    this.jobs.add(job)
+    this.arm(job, delayMs)
+  }
+
+  /** Sets the job's timer; a delay longer than one timer holds (a month's delay step) is waited out in parts. */
+  private arm(job: Job, delayMs: number): void {
+    job.timer = setTimeout(
+      () => {
+        if (delayMs <= MAX_TIMER_MS) this.fire(job)
+        else if (this.jobs.has(job)) this.arm(job, delayMs - MAX_TIMER_MS)
+      },
+      Math.min(delayMs, MAX_TIMER_MS),
+    )
     // A pending delay must not keep a test run or a script alive.
     const timer = job.timer as unknown as { unref?: () => void }
     timer.unref?.()
-    this.jobs.add(job)
   }
 
-  private fire(job: { run: () => void; timer: ReturnType<typeof setTimeout> }): void {
-    if (!this.jobs.delete(job as never)) return
+  private fire(job: Job): void {
+    if (!this.jobs.delete(job)) return
     clearTimeout(job.timer)
     job.run()
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   TEST_SUBSCRIBER_ID,
   buildFixture,
@@ -36,6 +36,7 @@ function fixture() {
       workflow('dormant', [inApp('x', { active: false }), delayStep(1)]),
       workflow('later', [inApp('first'), delayStep(60), inApp('second {{payload.n}}')]),
       workflow('quick', [delayStep(0.02), inApp('soon')]),
+      workflow('month', [inApp('first'), delayStep(1, 'months'), inApp('a month later')]),
     ],
     subscribers: [
       subscriber(TEST_SUBSCRIBER_ID, {
@@ -296,6 +297,33 @@ describe('POST /v1/events/trigger', () => {
     await service.settle()
     const [second] = service.state.messages('bo')
     expect(second).toMatchObject({ content: 'second 2', createdAt: '2026-03-01T10:01:00.000Z' })
+  })
+
+  it('waits out a delay longer than a timer can hold (a month) instead of running the steps after it at once', async () => {
+    let now = Date.parse('2026-03-01T10:00:00.000Z')
+    const { call, service } = rawService({ fixture: fixture(), now: () => now })
+    await call('/v1/events/trigger', { body: { name: 'month', to: 'bo' } })
+    // setTimeout fires a delay over 2^31 - 1 ms (24.8 days) after 1 ms.
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    await service.settle()
+    expect(service.state.messages('bo').map((m) => m.content)).toEqual(['first'])
+    now += 30 * 86_400_000
+    await service.settle()
+    expect(service.state.messages('bo').map((m) => m.content)).toEqual(['a month later', 'first'])
+  })
+
+  it('runs the steps after a month-long delay on its timers, once the month is over', async () => {
+    vi.useFakeTimers()
+    try {
+      const { call, service } = rawService({ fixture: fixture() })
+      await call('/v1/events/trigger', { body: { name: 'month', to: 'bo' } })
+      await vi.advanceTimersByTimeAsync(29 * 86_400_000)
+      expect(service.state.messages('bo')).toHaveLength(1)
+      await vi.advanceTimersByTimeAsync(2 * 86_400_000)
+      expect(service.state.messages('bo').map((m) => m.content)).toEqual(['a month later', 'first'])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('runs delayed steps on real timers too', async () => {
