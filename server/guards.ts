@@ -158,9 +158,13 @@ export class RateLimiter {
     private readonly clock: () => number,
   ) {}
 
-  /** Takes `cost` tokens when there are enough; answers the headers to send either way. */
-  take(scope: string, cost: number): { ok: boolean; headers: Record<string, string> } {
+  /**
+   * Takes `cost` tokens when there are enough; answers the headers to send either way. A cost above the limit is
+   * the whole bucket: a full bucket pays it, else its 429 would name a Retry-After after which it is refused again.
+   */
+  take(scope: string, requested: number): { ok: boolean; headers: Record<string, string> } {
     const { limit, windowMs } = this.config
+    const cost = Math.min(requested, limit)
     const perMs = limit / windowMs
     const now = this.clock()
     const bucket = this.buckets.get(scope) ?? { tokens: limit, at: now }

@@ -513,6 +513,9 @@ route('POST', '/v1/subscribers/:subscriberId/messages/mark-as', ({ store, env, p
 
 const MB = 1024 * KB
 
+/** Spec 4.9: events per bulk trigger. */
+export const MAX_BULK_EVENTS = 100
+
 route(
   'POST',
   '/v1/events/trigger',
@@ -534,8 +537,8 @@ route(
     const issues = new Issues()
     const events = b.events
     if (!Array.isArray(events)) issues.add('events', 'events must be an array', events)
-    else if (events.length < 1 || events.length > 100)
-      issues.add('events', `events must hold 1 to 100 events, got ${events.length}`, events.length)
+    else if (events.length < 1 || events.length > MAX_BULK_EVENTS)
+      issues.add('events', `events must hold 1 to ${MAX_BULK_EVENTS} events, got ${events.length}`, events.length)
     else
       events.forEach((event: unknown, i) => {
         checkTriggerBody(event, issues, `events[${i}]`)

@@ -3,7 +3,7 @@ import { demoFixture } from './fixtures/demo'
 import { Faults, IdempotencyStore, RateLimiter, type IdempotencyUsage, type StoredResponse } from './guards'
 import { HttpError, errorBody, json, readJson } from './http'
 import { uuid } from './ids'
-import { matchRoute, type RouteResult } from './routes'
+import { MAX_BULK_EVENTS, matchRoute, type RouteResult } from './routes'
 import { Store } from './store'
 import type { Service, ServiceOptions } from './types'
 import { validateFixture } from './validateFixture'
@@ -147,7 +147,9 @@ export function createService(options: ServiceOptions = {}): Service {
 
       if (limiter) {
         const events = (body as { events?: unknown } | undefined)?.events
-        const cost = path.endsWith('/trigger/bulk') && Array.isArray(events) ? Math.max(1, events.length) : 1
+        const count = path.endsWith('/trigger/bulk') && Array.isArray(events) ? events.length : 1
+        // A bulk of a count that will be refused costs one token, so that its 422 names `events` instead of a 429.
+        const cost = count >= 1 && count <= MAX_BULK_EVENTS ? count : 1
         const taken = limiter.take(scope.key, cost)
         extra = { ...extra, ...taken.headers }
         if (!taken.ok) throw new HttpError(429, 'Too many requests', undefined, taken.headers)

@@ -183,4 +183,22 @@ describe('rate limits', () => {
     for (let i = 0; i < 20; i++)
       expect((await free('/v1/integrations/active')).headers.get('ratelimit-limit')).toBeNull()
   })
+
+  it('answer a bulk of more than 100 events with its 422, and let a full bucket pay for a bulk above the limit', async () => {
+    let now = 1_000_000
+    const { call } = rawService({ rateLimit: { limit: 5, windowMs: 10_000 }, now: () => now })
+    const tooMany = await call('/v1/events/trigger/bulk', { body: { events: Array(101).fill(TRIGGER) } })
+    expect([tooMany.status, Object.keys(tooMany.json.errors ?? {})]).toEqual([422, ['events']])
+    expect(tooMany.headers.get('ratelimit-remaining')).toBe('4')
+    now += 10_000
+    // Eight events against a bucket of five: refused with a Retry-After, it would be refused after it too.
+    const large = await call('/v1/events/trigger/bulk', { body: { events: Array(8).fill(TRIGGER) } })
+    expect(large.status).toBe(201)
+    expect(large.json).toHaveLength(8)
+    expect(large.headers.get('ratelimit-remaining')).toBe('0')
+    const next = await call('/v1/events/trigger/bulk', { body: { events: Array(8).fill(TRIGGER) } })
+    expect(next.status).toBe(429)
+    now += Number(next.headers.get('retry-after')) * 1000
+    expect((await call('/v1/events/trigger/bulk', { body: { events: Array(8).fill(TRIGGER) } })).status).toBe(201)
+  })
 })
