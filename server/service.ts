@@ -156,7 +156,8 @@ export function createService(options: ServiceOptions = {}): Service {
       }
 
       if (keyHeader !== null) {
-        const fingerprint = await fingerprintOf(method, path, rawBody)
+        // With the query: the preferences PATCH answers by its `criticality`, so another query is another request.
+        const fingerprint = await fingerprintOf(method, path + url.search, rawBody)
         const entry = idempotency.get(scope.key, keyHeader)
         if (entry) {
           if (entry.fingerprint !== fingerprint)

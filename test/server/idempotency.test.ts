@@ -61,6 +61,22 @@ describe('Idempotency-Key', () => {
     ).toBe(201)
   })
 
+  it('answers 422 for the same key and body with another query, not the answer to the first query', async () => {
+    const { call } = rawService()
+    const patch = (query: string) =>
+      call(`/v2/subscribers/${TEST_SUBSCRIBER_ID}/preferences${query}`, {
+        method: 'PATCH',
+        body: { channels: { email: false } },
+        headers: { 'idempotency-key': 'prefs' },
+      })
+    expect((await patch('?criticality=critical')).status).toBe(200)
+    const again = await patch('?criticality=critical')
+    expect([again.status, again.headers.get('idempotency-replay')]).toEqual([200, 'true'])
+    const other = await patch('?criticality=all')
+    expect(other.status).toBe(422)
+    expect(other.json.message).toMatch(/Idempotency-Key/)
+  })
+
   it('is scoped per API key, ignored on GET, and forgotten after 24 hours', async () => {
     let now = Date.parse('2026-05-01T00:00:00.000Z')
     const fixture = buildFixture({
