@@ -266,12 +266,12 @@ export interface MessageButton {
 export interface MessageAction {
   status?: 'pending' | 'done' | undefined
   buttons?: MessageButton[] | undefined
-  result?: { payload?: JsonObject; type?: ButtonType } | undefined
+  result?: { payload?: JsonObject | undefined; type?: ButtonType | undefined } | undefined
 }
 
 export interface MessageCta {
   type?: 'redirect' | undefined
-  data?: { url?: string } | undefined
+  data?: { url?: string | undefined } | undefined
   action?: MessageAction | undefined
 }
 
@@ -372,7 +372,17 @@ export interface TimedConfig {
   monthDays?: string[] | undefined
   ordinal?: '1' | '2' | '3' | '4' | '5' | 'last' | undefined
   ordinalValue?:
-    'day' | 'weekday' | 'weekend' | 'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday'
+    | 'day'
+    | 'weekday'
+    | 'weekend'
+    | 'sunday'
+    | 'monday'
+    | 'tuesday'
+    | 'wednesday'
+    | 'thursday'
+    | 'friday'
+    | 'saturday'
+    | undefined
   monthlyType?: 'each' | 'on' | undefined
 }
 
@@ -387,8 +397,14 @@ export type StepMetadata =
       backoffUnit?: DurationUnit | undefined
       updateMode?: boolean | undefined
     }
-  | { type: 'timed'; amount?: number; unit?: DurationUnit; digestKey?: string; timed?: TimedConfig }
-  | { type: 'regular'; amount?: number; unit?: DurationUnit }
+  | {
+      type: 'timed'
+      amount?: number | undefined
+      unit?: DurationUnit | undefined
+      digestKey?: string | undefined
+      timed?: TimedConfig | undefined
+    }
+  | { type: 'regular'; amount?: number | undefined; unit?: DurationUnit | undefined }
   | { type: 'scheduled'; delayPath: string }
 
 export interface NotificationStepBase {
@@ -403,7 +419,7 @@ export interface NotificationStepBase {
   filters?: StepFilter[] | undefined
   _parentId?: string | undefined
   metadata?: StepMetadata | undefined
-  replyCallback?: { active?: boolean; url?: string } | undefined
+  replyCallback?: { active?: boolean | undefined; url?: string | undefined } | undefined
 }
 
 export interface NotificationStep extends NotificationStepBase {
@@ -560,11 +576,13 @@ export interface SubscriberRecipient {
   avatar?: string | undefined
   locale?: string | undefined
   data?: Record<string, string> | undefined
-  channels?: {
-    providerId: string
-    integrationIdentifier?: string | undefined
-    credentials: { webhookUrl?: string; deviceTokens?: string[] }
-  }[]
+  channels?:
+    | {
+        providerId: string
+        integrationIdentifier?: string | undefined
+        credentials: { webhookUrl?: string | undefined; deviceTokens?: string[] | undefined }
+      }[]
+    | undefined
   timezone?: string | undefined
 }
 
@@ -700,7 +718,7 @@ export interface InboxClient {
   /** §4.3 GET /v2/subscribers/{subscriberId}/preferences */
   getPreferences(
     subscriberId: string,
-    params?: { criticality?: Criticality },
+    params?: { criticality?: Criticality | undefined },
     opts?: RequestOptions,
   ): Promise<Preferences>
   /** PATCH /v2/subscribers/{subscriberId}/preferences (api-decisions) */

@@ -194,7 +194,7 @@ export function writeTypesApp(dir: string, entries: Entry[]): void {
     'entries.ts': `${importEvery(entries, 'export')}\n`,
     'usage.tsx': `
 import { Inbox, InboxProvider, useCounts } from 'inbox-kit'
-import { createInboxClient, type FeedItem } from 'inbox-kit/client'
+import { createInboxClient, type Criticality, type FeedItem, type MessageCta, type StepMetadata, type SubscriberRecipient } from 'inbox-kit/client'
 import { createInboxProxy } from 'inbox-kit/proxy'
 
 export function Count() {
@@ -216,6 +216,15 @@ export const loose = (
 )
 
 const client = createInboxClient({ baseUrl: 'https://api.example.com', apiKey: process.env.INBOX_API_KEY })
+declare const criticality: Criticality | undefined
+declare const webhookUrl: string | undefined
+export const prefs = client.getPreferences('${SUBSCRIBER_ID}', { criticality })
+export const to: SubscriberRecipient = {
+  subscriberId: '${SUBSCRIBER_ID}',
+  channels: [{ providerId: 'slack', credentials: { webhookUrl, deviceTokens: undefined } }],
+}
+export const cta: MessageCta = { data: { url: webhookUrl }, action: { result: { payload: undefined, type: undefined } } }
+export const step: StepMetadata = { type: 'timed', amount: undefined, unit: undefined, timed: { ordinalValue: undefined } }
 export const first: Promise<FeedItem | undefined> = client.getFeed('${SUBSCRIBER_ID}').then((page) => page.data[0])
 export const proxy: (request: Request) => Promise<Response> = createInboxProxy({
   upstreamUrl: 'https://api.example.com',
