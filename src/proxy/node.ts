@@ -45,7 +45,8 @@ const DRAIN_MS = 2_000
  *
  * Answers stream: each chunk is written as it comes, as fast as the client takes it, and a client that goes
  * away cancels the rest at once. A `text/event-stream` answer (the proxy's `/events`) has its headers sent
- * straight away and is exempt from the socket's idle timeout, so it lives as long as the client stays.
+ * straight away and is exempt from the socket's idle timeout, so it lives as long as the client stays; when it
+ * ends while its client is not taking what was sent, the connection is dropped rather than left waiting.
  *
  * @example
  * app.use('/api/inbox', toNodeHandler(createInboxProxy({ ..., basePath: '/api/inbox' })))
@@ -93,13 +94,17 @@ export function toNodeHandler(
         res.end()
         return
       }
+      const reader = response.body.getReader()
       if (/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
         // A stream lives as long as the client stays: no idle timeout of the server's may end it, and its
         // headers go out now rather than with a first event that may be long in coming.
         req.socket?.setTimeout(0)
         res.flushHeaders()
+        // So once the stream is over (cut off, replaced, expired), a client still not taking what was sent would
+        // hold the connection for ever, uncounted by the proxy's limits: it is dropped instead.
+        const over = () => void (res.writableNeedDrain && res.destroy())
+        reader.closed.then(over, over)
       }
-      const reader = response.body.getReader()
       // A client gone while nothing is being sent is noticed at once, not at the next chunk.
       const stop = () => void reader.cancel().catch(() => {})
       controller.signal.addEventListener('abort', stop)

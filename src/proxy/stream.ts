@@ -89,7 +89,10 @@ export function createStreams(settings: StreamSettings) {
       }
       if (end) {
         try {
-          controller.close()
+          // Bytes still queued mean the host is waiting on a client that does not take what it was sent: ended
+          // gracefully, the stream would wait behind them for ever. Errored, the host drops the connection.
+          if ((controller.desiredSize ?? 0) < settings.maxQueuedBytes) controller.error(new Error('stream cut off'))
+          else controller.close()
         } catch {
           // Already cancelled by the reader.
         }

@@ -1,4 +1,5 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMemoryBroker } from '../../src/proxy'
 import type { InboxEventBroker, InboxProxyHandler, NodeContext } from '../../src/proxy'
@@ -95,6 +96,64 @@ describe('toNodeHandler with streamed answers', () => {
     await until(() => listening === 0)
     // An event for them now reaches nobody and costs nothing.
     await proxy.notify(['user-1'])
+  })
+
+  it('drops the connection of a client that takes nothing once its stream is over, cut off or replaced', async () => {
+    const inner = createMemoryBroker()
+    let listening = 0
+    const broker: InboxEventBroker = {
+      ...inner,
+      async subscribe(subscriberId, listener) {
+        const stop = await inner.subscribe(subscriberId, listener)
+        listening++
+        return () => {
+          listening--
+          stop()
+        }
+      },
+    }
+    const { proxy, bearer } = startProxy({
+      events: { broker, heartbeatMs: 60_000, maxStreamsPerSubscriber: 1, maxQueuedBytes: 100_000 },
+    })
+    const served = await serveOverHttp(proxy)
+    servers.push(served)
+    const authorization = await bearer('user-1')
+    /** A client that sends its request and then never reads; answers the server's side of its connection. */
+    const stalled = async () => {
+      const before = served.sockets.length
+      const socket = connect({ host: '127.0.0.1', port: served.port })
+      socket.on('error', () => {})
+      socket.pause()
+      socket.write(`GET /api/inbox/events HTTP/1.1\r\nhost: app.test\r\nauthorization: ${authorization}\r\n\r\n`)
+      await until(() => served.sockets.length > before && listening === 1)
+      return { client: socket, server: served.sockets[before]! }
+    }
+    // 26 kB an event: several fit in the proxy's queue.
+    const event = {
+      type: 'message.created' as const,
+      messageIds: Array.from({ length: 100 }, (_, i) => String(i).padStart(250, 'm')),
+    }
+    // Until the system's buffers are full and the answer waits for the client: then one more, for the proxy's queue.
+    const fill = async (server: { writableLength: number }) => {
+      while (server.writableLength < 16_384) {
+        await proxy.notify(['user-1'], event)
+        await new Promise((resolve) => setTimeout(resolve, 1))
+      }
+      await proxy.notify(['user-1'], event)
+    }
+
+    // Replaced by a newer stream of the same subscriber while its client takes nothing.
+    const replaced = await stalled()
+    await fill(replaced.server)
+    const next = await stalled()
+    await until(() => replaced.server.destroyed)
+
+    // Cut off for not reading: its queue filled.
+    await fill(next.server)
+    while (listening > 0) await proxy.notify(['user-1'], event)
+    await until(() => next.server.destroyed)
+    replaced.client.destroy()
+    next.client.destroy()
   })
 
   it('keeps a plain answer as it was: written whole, then ended', async () => {

@@ -191,12 +191,17 @@ describe('the event stream', () => {
     for (let i = 0; i < 40; i++)
       await proxy.notify(['user-1'], { type: 'message.created', messageIds: [`message-${i}`] })
     let bytes = 0
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      bytes += value.byteLength
-    }
-    // Closed after about maxQueuedBytes, not after all forty events (~3,400 bytes).
+    // Errored rather than ended, so that a host waiting on the client drops the connection.
+    await expect(
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) break
+          bytes += value.byteLength
+        }
+      })(),
+    ).rejects.toThrow()
+    // Cut off after about maxQueuedBytes, not after all forty events (~3,400 bytes).
     expect(bytes).toBeLessThan(2_400)
   })
 
