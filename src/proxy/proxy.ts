@@ -128,6 +128,9 @@ const ROUTES: readonly Route[] = [
   },
 ]
 
+/** Segments of the longest route path (the event and webhook routes have fewer). */
+const MAX_ROUTE_SEGMENTS = Math.max(...ROUTES.map((r) => r.segments.length))
+
 /** `methods` and HEAD beside GET: HEAD is answered as GET is, without the body. */
 const withHead = (methods: readonly string[]) =>
   [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].sort()
@@ -667,9 +670,12 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   function basePathHint(path: string): string {
     // Under a basePath that is set, the proxy is mounted there: the path names no route of its, and that is all.
     if (basePath && path.startsWith(basePath + '/')) return ''
-    for (let at = path.indexOf('/', 1); at > 0; at = path.indexOf('/', at + 1)) {
-      const prefix = path.slice(0, at)
-      const rest = path.slice(at)
+    // Only the last few segments can name a route. Trying every prefix would cost a path of thousands of
+    // segments, which anyone may send signed out, seconds of work.
+    const segments = path.split('/')
+    for (let n = Math.min(MAX_ROUTE_SEGMENTS, segments.length - 2); n >= 1; n--) {
+      const prefix = segments.slice(0, segments.length - n).join('/')
+      const rest = path.slice(prefix.length)
       if (prefix !== basePath && (rest === '/events' || allowedMethods(basePath + rest).length > 0)) {
         return ` The proxy's basePath is '${basePath}': if it is mounted at ${prefix}, set basePath: '${prefix}'.`
       }
