@@ -345,8 +345,8 @@ export interface InboxProxyHandler<C = unknown> {
  * operation → 403 naming the method and path it does not forward; a body over `maxBodyBytes` → 413, or not
  * sent within `timeout` → 408; an Idempotency-Key over 255 characters → 400; more than `rateLimit` requests
  * of one subscriber → 429; the service unreachable → 502, too slow → 504.
- * Writes must be JSON (else 415) and not cross-site (`Sec-Fetch-Site`, else 403), so that a session
- * cookie cannot be ridden by another site's form.
+ * Writes must be JSON (else 415), and no request may come from another site (`Sec-Fetch-Site: cross-site`,
+ * else 403), so that a session cookie cannot be ridden by another site's form, image or script.
  *
  * The service's own errors keep their status, with only the fields of the error shape (statusCode,
  * timestamp, path, message, error, errors, errorId) relayed. The API key is redacted from everything relayed,
@@ -524,6 +524,13 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     }
     const expiresAt = typeof who?.expiresAt === 'number' && !Number.isNaN(who.expiresAt) ? who.expiresAt : undefined
 
+    // Another site's page (a form, an image, a no-cors fetch riding on the session cookie) can read no answer,
+    // since the proxy sends no CORS headers, but its requests would still change things, spend the subscriber's
+    // rate limit and the API key's, and open streams that push out the subscriber's own: all are refused.
+    if (request.headers.get('sec-fetch-site') === 'cross-site') {
+      return errorResponse(403, path, 'Cross-site requests are not allowed here.')
+    }
+
     // GET or HEAD: any other method was answered 405 above.
     if (path === basePath + '/events') {
       // No events here: "no content" tells the kit to poll, without a failed request in the browser's console.
@@ -576,11 +583,8 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     let body: Uint8Array | null = null
     let idempotencyKey: string | null = null
     if (route.body) {
-      // A write from another site (a form, a no-cors fetch riding on the session cookie) is refused: such
-      // requests either say so in Sec-Fetch-Site or cannot send a JSON content type without a preflight.
-      if (request.headers.get('sec-fetch-site') === 'cross-site') {
-        return errorResponse(403, path, 'Cross-site requests are not allowed here.')
-      }
+      // A write from another site that does not say so in Sec-Fetch-Site (refused above) cannot send a JSON
+      // content type without a preflight, which the proxy refuses.
       if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
         return errorResponse(415, path, 'Send the request body as application/json.')
       }

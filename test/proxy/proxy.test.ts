@@ -576,7 +576,7 @@ describe('createInboxProxy: what it refuses', () => {
   })
 })
 
-describe('createInboxProxy: writes riding on a session cookie', () => {
+describe('createInboxProxy: requests riding on a session cookie', () => {
   it('refuses writes from another site and writes that are not JSON, and still serves same-site ones', async () => {
     const { service, serviceFetch } = startProxy()
     const proxy = createInboxProxy({
@@ -611,10 +611,41 @@ describe('createInboxProxy: writes riding on a session cookie', () => {
       (await send({ 'content-type': 'application/json; charset=utf-8', 'sec-fetch-site': 'same-origin' })).status,
     ).toBe(201)
     expect(service.state.messages('user-1')[0]!.read).toBe(true)
-    const read = await proxy(
-      new Request(APP + BASE_PATH + FEED, { headers: { cookie: 'sid=s1', 'sec-fetch-site': 'cross-site' } }),
-    )
-    expect(read.status).toBe(200)
+  })
+
+  it('refuses reads and streams from another site too, before they spend the rate limit or push out a stream', async () => {
+    const { service, serviceFetch } = startProxy()
+    let forwarded = 0
+    const proxy = createInboxProxy({
+      upstreamUrl: 'http://inbox.test',
+      apiKey: service.apiKey,
+      basePath: BASE_PATH,
+      authenticate: (request) => (request.headers.get('cookie') === 'sid=s1' ? 'user-1' : null),
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => {
+        forwarded++
+        return serviceFetch(new Request(input, init))
+      }) as typeof fetch,
+      rateLimit: { limit: 3, windowMs: 60_000 },
+      events: { maxStreamsPerSubscriber: 1 },
+    })
+    const get = (path: string, site: string) =>
+      proxy(new Request(APP + BASE_PATH + path, { headers: { cookie: 'sid=s1', 'sec-fetch-site': site } }))
+    const own = await get('/events', 'same-origin')
+    expect(own.status).toBe(200)
+    const reader = own.body!.getReader()
+    await reader.read()
+
+    // Another site's images and no-cors fetches, riding on the cookie: what a page there can send without end.
+    for (let i = 0; i < 5; i++) {
+      for (const path of [FEED, PREFS, SUBS, '/events']) await expectError(await get(path, 'cross-site'), 403)
+    }
+    expect(forwarded).toBe(0)
+    // The subscriber's stream is still theirs, and their allowance untouched (one of three went on the stream).
+    await proxy.notify(['user-1'], { type: 'message.created', messageIds: ['m1'] })
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('"messageIds":["m1"]')
+    expect((await get(FEED, 'same-origin')).status).toBe(200)
+    expect((await get(FEED, 'same-site')).status).toBe(200)
+    await reader.cancel()
   })
 })
 
