@@ -310,15 +310,14 @@ describe('createInboxProxy: basePath', () => {
       authenticate: bearerTokenAuth(SECRET),
       fetch: serviceFetch,
     })
-    // About what a request line of Node's 16 KiB of headers can hold.
+    // About what a request line of Node's 16 KiB of headers can hold, and a path far longer, as a fetch handler
+    // behind another server may be given. Trying every prefix took about a second for each request of the first
+    // and would take minutes for the second (past this test's timeout); a few milliseconds now.
     const long = '/a'.repeat(8_000)
-    const started = performance.now()
-    for (let i = 0; i < 5; i++) {
-      await expectError(await proxy(new Request(APP + long)), 401)
-      await expectError(await proxy(new Request(APP + long, { headers: auth })), 403)
+    for (const path of [long, '/a'.repeat(100_000)]) {
+      await expectError(await proxy(new Request(APP + path)), 401)
+      await expectError(await proxy(new Request(APP + path, { headers: auth })), 403)
     }
-    // Trying every prefix took about a second for each of these; now it is a few milliseconds.
-    expect(performance.now() - started).toBeLessThan(1_000)
     const deep = await expectError(await proxy(new Request(APP + long + FEED, { headers: auth })), 403)
     expect(deep.message).toContain(`set basePath: '${long}'`)
   })
