@@ -1,14 +1,29 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
 import { reactExternal, reactOnce } from './scripts/reactOnce.ts'
 
 /** Every locale is an entry of its own (`inbox-kit/locales/<code>`), so an app ships only those it imports. */
 const LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'ar']
 
+/**
+ * The stylesheet's declaration file (the `types` of `inbox-kit/styles.css` in `exports`): TypeScript 6 checks that
+ * a side-effect import resolves, and an app without a bundler's types for `*.css` has nothing else to find.
+ */
+const stylesDeclaration: Plugin = {
+  name: 'inbox-kit:styles-declaration',
+  // The library's build only (Storybook's reads this config too).
+  apply: (config) => Boolean(config.build?.lib),
+  generateBundle() {
+    const source = "// `import 'inbox-kit/styles.css'` adds the stylesheet; it exports nothing.\nexport {}\n"
+    this.emitFile({ type: 'asset', fileName: 'inbox-kit.css.d.ts', source })
+  },
+}
+
 // `vite build` builds the library; the demo has its own config in demo/.
 export default defineConfig({
-  plugins: [react(), reactOnce()],
+  plugins: [react(), reactOnce(), stylesDeclaration],
   build: {
     lib: {
       // The stylesheet is an entry of its own, not an import of index.ts, so that no declaration file names it.

@@ -159,8 +159,8 @@ export const TYPE_CHECKS = {
 } as const
 
 /**
- * A strict TypeScript project (ESM, `skipLibCheck: false`) that imports every typed entry and uses the
- * main ones as the README does; one tsconfig per `moduleResolution`.
+ * A strict TypeScript project (ESM, `skipLibCheck: false`) that imports every typed entry and the
+ * stylesheet, and uses the main ones as the README does; one tsconfig per `moduleResolution`.
  */
 export function writeTypesApp(dir: string, entries: Entry[]): void {
   const tsconfigs = Object.fromEntries(
@@ -194,6 +194,8 @@ export function writeTypesApp(dir: string, entries: Entry[]): void {
     'entries.ts': `${importEvery(entries, 'export')}\n`,
     'usage.tsx': `
 import { Inbox, InboxProvider, useCounts } from 'inbox-kit'
+// Without a bundler's types for stylesheets: TypeScript 6 checks that a side-effect import resolves.
+import 'inbox-kit/styles.css'
 import { createInboxClient, type Criticality, type FeedItem, type MessageCta, type StepMetadata, type SubscriberRecipient } from 'inbox-kit/client'
 import { createInboxProxy } from 'inbox-kit/proxy'
 
