@@ -1,10 +1,11 @@
 /**
  * Every TypeScript code block of the README compiles as shown: each is written out as a module of its
- * own (importing `inbox-kit` and its entries, mapped to the sources) and type-checked with the project's
- * strict settings.
+ * own (importing `inbox-kit` and its entries, mapped to the sources; one that names its file, by that name)
+ * and type-checked with the project's strict settings.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -34,7 +35,13 @@ describe('README', () => {
     const dir = here('./blocks')
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir)
-    blocks.forEach((b) => writeFileSync(`${dir}/line-${b.line}.${b.lang}`, `${b.code}\nexport {}\n`))
+    // A block that starts with a path (`// app/NavBar.tsx`) is that file, which another block may import.
+    for (const b of blocks) {
+      const named = /^\/\/ ((?:[\w-]+\/)*[\w-]+\.tsx?)\n/.exec(b.code)?.[1]
+      const file = `${dir}/${named ?? `line-${b.line}.${b.lang}`}`
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, `${b.code}\nexport {}\n`)
+    }
     try {
       // TypeScript 7, the native compiler: the JavaScript one took over 20 s here on a loaded machine.
       execFileSync(process.execPath, [here('../../node_modules/typescript-7/bin/tsc'), '-p', here('./tsconfig.json')], {
