@@ -48,6 +48,12 @@ const encoder = new TextEncoder()
 const keys = new Map<string, Promise<CryptoKey>>()
 
 function hmacKey(secret: string): Promise<CryptoKey> {
+  // `process.env.INBOX_TOKEN_SECRET!` of an unset variable: said as such, not as a secret too short.
+  if (typeof secret !== 'string') {
+    throw new TypeError(
+      `The token secret is missing (got ${String(secret)}): an environment variable left unset? It takes a string of at least ${MIN_SECRET_BYTES} bytes.`,
+    )
+  }
   const bytes = encoder.encode(secret)
   if (bytes.length < MIN_SECRET_BYTES) {
     throw new TypeError(`The token secret must be at least ${MIN_SECRET_BYTES} bytes long.`)
@@ -93,7 +99,8 @@ export async function createSubscriberToken(
 ): Promise<string> {
   const problem = subscriberIdProblem(subscriberId)
   if (problem) throw new TypeError(problem)
-  if (!Number.isFinite(options.expiresIn) || options.expiresIn <= 0) {
+  // `options?.`: called from JavaScript without them, the error names `expiresIn` too.
+  if (!Number.isFinite(options?.expiresIn) || options.expiresIn <= 0) {
     throw new TypeError('expiresIn must be a positive number of seconds.')
   }
   const iat = Math.floor((options.now ?? Date.now)() / 1000)

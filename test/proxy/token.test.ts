@@ -104,6 +104,18 @@ describe('subscriber tokens', () => {
     await expect(createSubscriberToken('user-1', SECRET, { expiresIn: Number.NaN })).rejects.toThrow(TypeError)
   })
 
+  // An environment variable left unset, or a call from JavaScript without the options: the error says so.
+  it('names a missing secret, and missing options, in its error', async () => {
+    const unset = undefined as unknown as string
+    expect(() => bearerTokenAuth(unset)).toThrow('The token secret is missing (got undefined)')
+    await expect(createSubscriberToken('user-1', unset, { expiresIn: 60 })).rejects.toThrow(/missing \(got undefined\)/)
+    await expect(verifySubscriberToken('a.b', unset)).rejects.toThrow(/missing \(got undefined\)/)
+    const noOptions = createSubscriberToken as (id: string, secret: string) => Promise<string>
+    await expect(noOptions('user-1', SECRET)).rejects.toThrow(
+      new TypeError('expiresIn must be a positive number of seconds.'),
+    )
+  })
+
   it('bearerTokenAuth reads only a well-formed Bearer header', async () => {
     const authenticate = bearerTokenAuth(SECRET, { now: at(T0) })
     const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 60, now: at(T0) })
