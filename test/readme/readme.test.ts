@@ -29,6 +29,13 @@ describe('README', () => {
     expect(readme.indexOf('```sh')).toBeLessThan(readme.indexOf('##'))
   })
 
+  // Read on the package's page, the first command is the repository's: the Quick start has the user's own.
+  it('starts its Quick start with the command that installs the package', () => {
+    const quickStart = readme.slice(readme.indexOf('## Quick start'))
+    expect(/```sh\n([\s\S]*?)```/.exec(quickStart)?.[1]).toMatch(/^npm install inbox-kit\b/)
+    expect(quickStart.indexOf('```sh')).toBeLessThan(quickStart.search(/```tsx?\n/))
+  })
+
   it('has code blocks that each compile as a module of their own', { timeout: 120_000 }, () => {
     const blocks = blocksOf(readme)
     expect(blocks.length).toBeGreaterThan(10)
