@@ -234,7 +234,9 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
               ? `nothing answered at ${base}: check \`baseUrl\` and that the server runs (and allows this origin)`
               : error instanceof ResponseShapeError
                 ? `${base} answered something that is not the notification service: check \`baseUrl\``
-                : 'the service failed; the inbox retries with backoff'
+                : status === 502 || status === 504
+                  ? "your proxy got no answer from the service: check the proxy's `upstreamUrl` and that the service runs; the inbox retries with backoff"
+                  : 'the service failed; the inbox retries with backoff'
     console.warn(`inbox-kit: looking for news failed (${status ?? error.name}: ${error.message}) — ${fix}.`)
   }
 

@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { esbuildOptions } from '../../bench/bundle'
 import { servePage } from '../../bench/pages'
+import { createInboxProxy } from '../../src/proxy'
 import { launchBrowser } from '../support/browser'
 import { liveService } from './tabs'
 
@@ -27,8 +30,14 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
-/** The page built as a bundler builds it in `mode`; what its console says while the service refuses its key. */
-async function warnings(mode: 'development' | 'production'): Promise<string[]> {
+/**
+ * The page built as a bundler builds it in `mode`; what its console says while `api` answers its requests (by
+ * default the service, which refuses its key).
+ */
+async function warnings(
+  mode: 'development' | 'production',
+  api?: (request: Request) => Promise<Response>,
+): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'inbox-dev-warning-'))
   dirs.push(dir)
   await esbuild.build({
@@ -45,7 +54,7 @@ async function warnings(mode: 'development' | 'production'): Promise<string[]> {
   )
   // bench/apps/inbox.tsx sends the key "key", which the service does not know: every request gets 401.
   const service = liveService(3, 1)
-  const server = await servePage(dir, (request) => service.fetch(request))
+  const server = await servePage(dir, api ?? ((request) => service.fetch(request)))
   const page = await browser.newPage()
   const said: string[] = []
   page.on('console', (m) => void (m.type() === 'warning' && said.push(m.text())))
@@ -72,5 +81,23 @@ describe('development warnings in a bundled app', () => {
       ),
     ])
     expect(await warnings('production')).toEqual([])
+  })
+
+  // An `upstreamUrl` where nothing listens (a wrong port, the service not started): the proxy answers 502.
+  it("points at the proxy's upstreamUrl when the proxy gets no answer from the service", async () => {
+    const closed = createServer()
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done))
+    const { port } = closed.address() as AddressInfo
+    await new Promise((done) => closed.close(done))
+    const proxy = createInboxProxy({
+      upstreamUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'key',
+      basePath: '/api',
+      authenticate: () => 'demo-user',
+    })
+    const dev = await warnings('development', proxy)
+    expect(dev.filter((t) => t.startsWith('inbox-kit:'))).toEqual([
+      expect.stringMatching(/^inbox-kit: looking for news failed \(502: .*\) — .*check the proxy's `upstreamUrl`/),
+    ])
   })
 })
