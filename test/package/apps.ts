@@ -120,14 +120,19 @@ export default function Page() {
 }
 `,
     'app/api/inbox/[...path]/route.ts': `
-import { bearerTokenAuth, createInboxProxy } from 'inbox-kit/proxy'
+import { bearerTokenAuth, createInboxProxy, type InboxProxyHandler } from 'inbox-kit/proxy'
 
-const handler = createInboxProxy({
-  upstreamUrl: process.env.INBOX_API_URL!,
-  apiKey: process.env.INBOX_API_KEY!,
-  basePath: '/api/inbox',
-  authenticate: bearerTokenAuth(process.env.INBOX_TOKEN_SECRET!),
-})
+// As the README has it: made at the first request, so that next build needs none of the secrets.
+let proxy: InboxProxyHandler | undefined
+function handler(request: Request) {
+  proxy ??= createInboxProxy({
+    upstreamUrl: process.env.INBOX_API_URL!,
+    apiKey: process.env.INBOX_API_KEY!,
+    basePath: '/api/inbox',
+    authenticate: bearerTokenAuth(process.env.INBOX_TOKEN_SECRET!),
+  })
+  return proxy(request)
+}
 
 export { handler as GET, handler as POST, handler as PATCH }
 `,

@@ -241,13 +241,9 @@ describe('a Vite + React app', () => {
 describe('a Next.js App Router app', () => {
   const app = join(root, 'next')
 
-  it('builds with next build: <Inbox/> in a Server Component, the proxy in a route handler, every entry imported', async () => {
-    const { output } = await step('next build', bin('next'), ['build'], app, {
-      NEXT_TELEMETRY_DISABLED: '1',
-      INBOX_API_URL: 'http://127.0.0.1:4010',
-      INBOX_API_KEY: 'unused-at-build-time',
-      INBOX_TOKEN_SECRET: 'a-token-secret-of-at-least-32-bytes!',
-    })
+  it('builds with next build, no secrets set: <Inbox/> in a Server Component, the proxy in a route handler, every entry imported', async () => {
+    // Without the proxy's secrets, as a CI or Docker build has them: the route makes its proxy at the first request.
+    const { output } = await step('next build', bin('next'), ['build'], app, { NEXT_TELEMETRY_DISABLED: '1' })
     expect(output).not.toMatch(/\bwarn(ing)?\b/i)
     // The page is prerendered at build time: the server rendered the bell.
     const html = readFileSync(join(app, '.next', 'server', 'app', 'index.html'), 'utf8')
