@@ -52,7 +52,7 @@ function requester(options: InboxClientOptions) {
       if (typeof URL.canParse === 'function' && !URL.canParse(url, globalThis.location?.href))
         throw new TypeError(`baseUrl "${baseUrl}" makes no URL here: outside a browser, give a full one (https://…).`)
       // Aborted, but not by the caller (that threw its reason above): by the timer.
-      throw controller.signal.aborted ? new TimeoutError(timeout) : new NetworkError(error)
+      throw controller.signal.aborted ? new TimeoutError(timeout) : new NetworkError(error, url)
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)

@@ -53,8 +53,15 @@ export class ApiError extends InboxError {
 /** The request never got an answer: offline, DNS, CORS, a dropped connection. */
 export class NetworkError extends InboxError {
   override name = 'NetworkError'
-  constructor(cause: unknown) {
-    super('Could not reach the notification service.', { cause })
+  /** @param url Where the request went: its origin goes into the message, for a log line to show a wrong `baseUrl`. */
+  constructor(cause: unknown, url?: string) {
+    let at = ''
+    try {
+      if (url) at = ' at ' + new URL(url, globalThis.location?.href).origin
+    } catch {
+      // No URL to name.
+    }
+    super(`Could not reach the notification service${at}.`, { cause })
   }
 }
 

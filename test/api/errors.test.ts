@@ -114,11 +114,15 @@ describe('errors are values a UI can show', () => {
     expect(tolerant.totalCount).toBeUndefined()
   })
 
-  it('a dropped connection is a NetworkError after the retries', async () => {
-    const { client, service, seen } = setup()
+  it('a dropped connection is a NetworkError after the retries, naming where it went', async () => {
+    const { client, service, seen, baseUrl } = setup()
     service.faults.add({ path: FEED, drop: true })
     const error = await rejection(client({ retry: { retries: 2, baseDelay: 1 } }).getFeed(TEST_SUBSCRIBER_ID))
     expect(error).toBeInstanceOf(NetworkError)
+    // The origin only, for a log line to show a wrong baseUrl; not the path, which names the subscriber.
+    expect((error as NetworkError).message).toBe(
+      `Could not reach the notification service at ${new URL(baseUrl).origin}.`,
+    )
     expect((error as NetworkError).cause).toBeInstanceOf(TypeError)
     expect(seen).toHaveLength(3)
   })
