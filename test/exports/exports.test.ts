@@ -26,7 +26,8 @@ function entries(): Entry[] {
   }
   const out: Entry[] = []
   for (const [subpath, target] of Object.entries(manifest.exports)) {
-    if (typeof target === 'string' || !target.types) continue
+    // The stylesheet's declaration file only says that importing it is allowed: it exports nothing.
+    if (typeof target === 'string' || !target.types || subpath.endsWith('.css')) continue
     const base = target.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '')
     const [prefix, suffix = ''] = base.split('*') as [string, string?]
     const stars = subpath.includes('*')
