@@ -4,7 +4,7 @@
  */
 import { queryOptions } from '@tanstack/react-query'
 import type { OmitKeyof, QueryFunction, QueryKey, QueryKeyWithDataTag, UseQueryOptions } from '@tanstack/react-query'
-import type { Criticality, FeedPage, InboxClient } from '../api/types'
+import type { Criticality, FeedPage, InboxClient, JsonObject } from '../api/types'
 import type { FeedFilter } from './items'
 
 /**
@@ -51,7 +51,10 @@ export function feedFilters(f: Partial<FeedFilters> = {}): FeedFilters {
   const out: FeedFilters = { limit: f.limit ?? DEFAULT_LIMIT }
   if (typeof f.read === 'boolean') out.read = f.read
   if (typeof f.seen === 'boolean') out.seen = f.seen
-  if (f.payload && Object.keys(f.payload).length) out.payload = f.payload
+  // The payload as it is sent: JSON drops a leaf left `undefined` (`{ team: undefined }`, an "all teams" tab),
+  // so the service matches every item, and so must the lists here when they take in a change.
+  const payload = f.payload && (JSON.parse(JSON.stringify(f.payload)) as JsonObject)
+  if (payload && Object.keys(payload).length) out.payload = payload
   return out
 }
 

@@ -53,6 +53,25 @@ describe('useFeed and useCounts', () => {
     await waitFor(() => expect(result.current.items).toHaveLength(5))
     expect(result.current.items.every((i) => i.payload?.team === 'a')).toBe(true)
   })
+
+  it('takes a payload leaf left undefined (an "all teams" tab) as the service does: absent, so a marked item stays', async () => {
+    const h = setup({ fixture: feedFixture(6, (i) => ({ payload: { team: i % 2 ? 'a' : 'b' } })) })
+    const team: string | undefined = undefined
+    const { result } = renderHook(
+      () => ({ teams: useFeed<{ team: string }>({ payload: { team } }), all: useFeed(), marks: useMarkAs() }),
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.teams.items).toHaveLength(6))
+    await settled(h.queryClient)
+    const id = result.current.teams.items[0]!._id
+    await act(() => result.current.marks.markAs({ ids: id, markAs: 'read' }))
+    await settled(h.queryClient)
+    expect(result.current.teams.items).toHaveLength(6)
+    expect(result.current.teams.items.find((i) => i._id === id)?.read).toBe(true)
+    // The list the service sends for it: the unfiltered one, one cache entry and one request.
+    expect(result.current.teams.items).toEqual(result.current.all.items)
+    expect(h.feedRequests()).toHaveLength(1)
+  })
 })
 
 describe('request counts', () => {
