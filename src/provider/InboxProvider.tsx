@@ -78,6 +78,14 @@ export interface InboxProviderProps {
 }
 
 /**
+ * The QueryClients of providers not yet mounted, by subscriber and address. A Suspense boundary above a provider
+ * throws away the state of a first render that suspends (a child's `useSuspenseQuery`) and renders it again once
+ * the data came: a QueryClient made anew would not hold that data, and would fetch it, suspend and be thrown
+ * away again, for ever. Two providers of one inbox mounting together share it, as they may share one given.
+ */
+const mounting = new Map<string, { queryClient: QueryClient; client: unknown }>()
+
+/**
  * Supplies the API client, a QueryClient of its own and the inbox's bookkeeping to every hook and
  * component below it. Renders on the server without touching `window`, `document` or storage.
  *
@@ -123,10 +131,22 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     [given, baseUrl, apiKey],
   )
   const client = useMemo(() => given ?? createSubscriberClient(clientOptions!), [given, clientOptions])
-  const [own] = useState(() =>
-    props.queryClient ? undefined : new QueryClient({ defaultOptions: { queries: { retry: false } } }),
-  )
-  const queryClient = props.queryClient ?? own!
+  const [own] = useState(() => {
+    if (props.queryClient) return undefined
+    const key = JSON.stringify([subscriberId, baseUrl])
+    const found = mounting.get(key)
+    const made =
+      found && found.client === given
+        ? found.queryClient
+        : new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    // Not on a server, where nothing mounts to take it out again.
+    if (typeof window === 'object') mounting.set(key, { queryClient: made, client: given })
+    return { made, key }
+  })
+  useEffect(() => {
+    if (own && mounting.get(own.key)?.queryClient === own.made) mounting.delete(own.key)
+  }, [own])
+  const queryClient = props.queryClient ?? own!.made
   // Server data goes in before anything reads the cache (and again when the server sends new data): the
   // queries it loaded, as React Query's `hydrate` puts them, without the bytes of what the kit never sends.
   // eslint-disable-next-line react-hooks/void-use-memo -- during render on purpose, as React Query's HydrationBoundary does

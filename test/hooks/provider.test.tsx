@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
-import { dehydrate } from '@tanstack/react-query'
+import { dehydrate, useSuspenseQuery } from '@tanstack/react-query'
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react'
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { Bell } from '../../src/components/Bell/Bell'
 import { Inbox } from '../../src/components/Inbox/Inbox'
 import { afterEach, describe, expect, it } from 'vitest'
-import { prefetchInbox } from '../../src/server'
+import { countQueryOptions, prefetchInbox } from '../../src/server'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
 import { useInboxContext } from '../../src/provider/context'
@@ -135,6 +135,39 @@ describe('InboxProvider', () => {
     expect(after.length).toBeGreaterThan(0)
     expect(after.filter((r) => r.path.includes('/user-1/'))).toEqual([])
     expect(h.queryClient.getQueryCache().findAll({ queryKey: ['inbox', 'user-1'] })).toEqual([])
+  })
+})
+
+describe('Suspense', () => {
+  it("renders a child's useSuspenseQuery of the exported options under a boundary above the provider, for one request", async () => {
+    const h = setup({ fixture: feedFixture(4) })
+    function Badge() {
+      const inbox = useInboxContext()
+      const { data } = useSuspenseQuery(countQueryOptions(inbox, 'unread'), inbox.queryClient)
+      return <p data-testid="badge">{data.count}</p>
+    }
+    // The provider is rendered anew with its layout each time the boundary tries again.
+    function Layout() {
+      return (
+        <InboxProvider
+          subscriberId="user-1"
+          baseUrl={h.started.baseUrl}
+          apiKey={h.service.apiKey}
+          fetch={h.client.options.fetch}
+          stream={false}
+        >
+          <Badge />
+        </InboxProvider>
+      )
+    }
+    render(
+      <Suspense fallback={<p>Loading</p>}>
+        <Layout />
+      </Suspense>,
+    )
+    await waitFor(() => expect(screen.getByTestId('badge').textContent).toBe('4'))
+    await act(() => sleep(100))
+    expect(h.feedRequests({ read: 'false' })).toHaveLength(1)
   })
 })
 
