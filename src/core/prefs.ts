@@ -80,20 +80,31 @@ function createPrefs(sync: InboxSync) {
   const { queryClient, subscriberId, client } = sync
   const all = ['inbox', subscriberId, 'preferences']
   const store = createStore<PrefsState>(() => ({ updates: [], readOnly: false, error: null }))
-  /** Applies an answered update to every cached criticality but the one the answer lists. */
-  const fold = (body: UpdatePreferencesBody, answer: Preferences) =>
+  /**
+   * Writes an answered update into every cached criticality: the answer lists the non-critical workflows, as
+   * the service now holds them; the critical ones, which no choice of the subscriber's reaches, stay as they are
+   * (a list of all of them cannot tell which is which: the answer can).
+   */
+  const fold = (answer: Preferences) =>
     notifyManager.batch(() => {
+      const answered = new Map(answer.workflows.map((w) => [w.workflow.identifier, w]))
       for (const q of queryClient.getQueryCache().findAll({ queryKey: all })) {
         const criticality = q.queryKey[3] as Criticality
         const data = q.state.data as Preferences | undefined
-        if (data)
+        if (data && criticality !== 'critical')
           queryClient.setQueryData(
             q.queryKey,
-            criticality === 'nonCritical' ? answer : applyPreferencesUpdate(data, body, criticality),
+            criticality === 'nonCritical'
+              ? answer
+              : {
+                  ...data,
+                  global: answer.global,
+                  workflows: data.workflows.map((w) => answered.get(w.workflow.identifier) ?? w),
+                },
           )
       }
     })
-  sync.listen((m) => m.t === 'prefs' && fold(m.body as UpdatePreferencesBody, m.data as Preferences))
+  sync.listen((m) => m.t === 'prefs' && fold(m.data as Preferences))
   const drop = (body: UpdatePreferencesBody) => (s: PrefsState) => ({ updates: s.updates.filter((u) => u !== body) })
   return {
     store,
@@ -114,7 +125,7 @@ function createPrefs(sync: InboxSync) {
         .then(
           (answer) => {
             notifyManager.batch(() => {
-              fold(body, answer)
+              fold(answer)
               store.setState(drop(body))
             })
             sync.post({ t: 'prefs', body, data: answer })

@@ -63,6 +63,27 @@ describe('usePreferences and useUpdatePreferences', () => {
     expect(billing.channels.sms).toBe(true)
   })
 
+  it('keeps the critical workflows of the list of all as the service holds them: a global change does not reach them', async () => {
+    const h = setup({ fixture: fixture() })
+    const { result } = renderHook(
+      () => ({ ...usePrefs('all'), critical: usePreferences({ criticality: 'critical' }) }),
+      {
+        wrapper: h.wrapper,
+      },
+    )
+    await waitFor(() => expect(result.current.prefs.data).toBeDefined())
+    await waitFor(() => expect(result.current.critical.data).toBeDefined())
+    await act(() => result.current.update.update({ channels: { email: false } }))
+    await act(() => result.current.update.update({ workflowId: 'billing', channels: { sms: true } }))
+    await settled(h.queryClient)
+    expect(result.current.prefs.data).toEqual(await h.started.client.getPreferences('user-1', { criticality: 'all' }))
+    expect(result.current.critical.data).toEqual(
+      await h.started.client.getPreferences('user-1', { criticality: 'critical' }),
+    )
+    const security = result.current.prefs.data!.workflows.find((w) => w.workflow.identifier === 'security')!
+    expect(security.channels.email).toBe(true)
+  })
+
   it('rolls back exactly on failure and exposes the error', async () => {
     const h = setup({ fixture: fixture() })
     const { result } = renderHook(() => ({ ...usePrefs(), all: usePreferences({ criticality: 'all' }) }), {
