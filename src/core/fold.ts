@@ -248,6 +248,8 @@ export function folderOf(shared: Shared) {
       return done
     },
 
+    // Never rejects (a "Try again" button has nothing to catch with): a failure is told as the trouble of
+    // looking for news, with the live loop's next look where it planned one, until a look works.
     retry: () =>
       Promise.all([
         refresh(true),
@@ -255,9 +257,10 @@ export function folderOf(shared: Shared) {
           queryKey: inboxKeys.all(subscriberId),
           predicate: (q) => q.state.status === 'error',
         }),
-      ]).then(() => {
-        set({ trouble: null })
-      }),
+      ]).then(
+        () => set({ trouble: null }),
+        (error: Error) => set((s) => ({ trouble: { error, retryAt: s.trouble?.retryAt ?? null } })),
+      ),
 
     /** Applies the changes another tab reports. */
     receive(message: TabMessage): void {

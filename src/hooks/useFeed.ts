@@ -41,7 +41,10 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
    * a `TimeoutError` or a `ResponseShapeError` (from `inbox-kit/client`).
    */
   error: Error | null
-  /** Loads the counts, every list and whatever failed again, shows them together, and ends any backoff. */
+  /**
+   * Loads the counts, every list and whatever failed again, shows them together, and ends any backoff.
+   * Never rejects: when it fails, `error` says why.
+   */
   refetch: () => Promise<void>
   /** Items matching the filters, as the service counted them (when it says). */
   totalCount?: number | undefined

@@ -71,6 +71,21 @@ describe('error states of the reads', () => {
     expect(result.current.error).toBeNull()
   })
 
+  it('useFeed: refetch while the service is down resolves and says why in error, until one works', async () => {
+    const h = setup({ fixture: fixture(), provider: { pollInterval: 0 } })
+    const { result } = renderHook(() => ({ feed: useFeed(), counts: useCounts() }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(3))
+    const remove = h.service.faults.add({ method: 'GET', path: /feed$/, status: 503 })
+    await act(() => result.current.feed.refetch())
+    expect(result.current.feed.error).toMatchObject({ status: 503 })
+    expect(result.current.counts.error).toMatchObject({ status: 503 })
+    expect(result.current.feed.items).toHaveLength(3)
+    remove()
+    await act(() => result.current.feed.refetch())
+    expect(result.current.feed.error).toBeNull()
+    expect(result.current.counts.error).toBeNull()
+  })
+
   it('useFeed: a failed next page keeps the loaded items', async () => {
     const h = setup({ fixture: buildFixture({ messages: messages('user-1', 30) }) })
     const { result } = renderHook(() => useFeed({ limit: 10 }), { wrapper: h.wrapper })
