@@ -194,6 +194,15 @@ function createLedger(sync: InboxSync) {
     markAs(ids: string | readonly string[], markAs: MarkAs, quiet?: boolean): Promise<Error | undefined> {
       const list = [...new Set((typeof ids === 'string' ? ids.split(',') : ids).map((id) => id.trim()).filter(Boolean))]
       if (!list.length) return Promise.resolve(undefined)
+      // An item of a list this ledger did not fetch (an app's own query of `feedQueryOptions`) counts as what the
+      // service holds, as the lists cached before the ledger was made do: the counts move with the click.
+      const unknown = new Set(list.filter((id) => !known.has(id)))
+      if (unknown.size)
+        for (const q of shared.lists())
+          shared.remember(
+            q.state.data.pages.flatMap((p) => p.data.filter((i) => unknown.has(i._id))),
+            0,
+          )
       return write(new Set(list), markAs, () => client.markAs(subscriberId, { messageId: list, markAs }), quiet)
     },
 

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { useInfiniteQuery } from '@tanstack/react-query'
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react'
 import { StrictMode, type ReactNode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -7,6 +8,7 @@ import { useFeed } from '../../src/hooks/useFeed'
 import { useMarkAs } from '../../src/hooks/useMarkAs'
 import { useInboxContext } from '../../src/provider/context'
 import { InboxProvider } from '../../src/provider/InboxProvider'
+import { feedQueryOptions } from '../../src/server'
 import { feedFixture, settled, setup, UNREAD, UNSEEN } from './harness'
 
 afterEach(cleanup)
@@ -294,6 +296,34 @@ describe('useMarkAs', () => {
     expect(cur.counts.unseen).toBe(cur.all.items.filter((i) => !i.seen).length)
     expect(cur.counts).toMatchObject({ unread: state.unread, unseen: state.unseen })
     for (const item of cur.all.items) expect(state.byId.get(item._id)).toEqual({ read: item.read, seen: item.seen })
+  })
+
+  it('moves the counts with a mark of an item the app listed through feedQueryOptions, and fetches no list again', async () => {
+    const h = setup({ fixture: feedFixture(5) })
+    const renders: string[] = []
+    const { result } = renderHook(
+      () => {
+        const inbox = useInboxContext()
+        useFeed({ read: true }) // somewhere else on the page
+        const own = useInfiniteQuery(feedQueryOptions(inbox, { read: false }), inbox.queryClient)
+        const items = own.data?.pages.flatMap((p) => p.data) ?? []
+        const counts = useCounts()
+        renders.push(`${counts.unread} unread, ${items.length} listed`)
+        return { items, counts, marks: useMarkAs() }
+      },
+      { wrapper: h.wrapper },
+    )
+    await waitFor(() => expect(result.current.items).toHaveLength(5))
+    await settled(h.queryClient)
+    const before = h.requests.length
+    renders.length = 0
+    await act(() => result.current.marks.markAs({ ids: result.current.items[0]!._id, markAs: 'read' }))
+    await settled(h.queryClient)
+    // The app's own list is the cache as the service answered; the count moves with the click, not after a look.
+    expect(renders[0]).toBe('4 unread, 5 listed')
+    expect(renders.at(-1)).toBe('4 unread, 4 listed')
+    expect(renders).not.toContain('5 unread, 4 listed')
+    expect(h.requests.slice(before).map((r) => r.path)).toEqual([expect.stringMatching(/mark-as$/)])
   })
 
   it('ends in the state of the last intent when one item is toggled quickly, and each call keeps one idempotency key', async () => {
