@@ -14,7 +14,7 @@ export interface UseMarkAsResult {
   markAs: (args: { ids: string | readonly string[]; markAs: MarkAs }) => Promise<void>
   /** Changes of this hook on their way. */
   isPending: boolean
-  /** Why the latest change of this hook failed. */
+  /** Why a change of this hook failed since the latest one was made (cleared when the next is made). */
   error: Error | null
   /** Clears `error`. */
   reset: () => void
@@ -35,7 +35,8 @@ export function useMarkAs(): UseMarkAsResult {
   const [state, setState] = useState({ pending: 0, error: null as Error | null })
   const markAs = useCallback<UseMarkAsResult['markAs']>(
     async ({ ids, markAs }) => {
-      setState((s) => ({ ...s, pending: s.pending + 1 }))
+      // A new change clears the last one's failure, as a new "mark all" or preference update does theirs.
+      setState((s) => ({ pending: s.pending + 1, error: null }))
       const error = await ledgerOf(sync).markAs(ids, markAs)
       setState((s) => ({ pending: s.pending - 1, error: error ?? s.error }))
     },

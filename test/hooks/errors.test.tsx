@@ -125,4 +125,23 @@ describe('error states of the writes', () => {
     expect(result.current.feed.items.every((i) => !i.read)).toBe(true)
     expect(result.current.prefs.data!.global.channels.in_app).toBe(true)
   })
+
+  it('a change made after a failed one clears its error, as with mark all and preference updates', async () => {
+    const h = setup({ fixture: fixture() })
+    const { result } = renderHook(() => ({ feed: useFeed(), marks: useMarkAs(), all: useMarkAll() }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(3))
+    const [a, b] = result.current.feed.items
+    h.service.faults.add({ method: 'POST', status: 500, times: 2 })
+    await act(() => result.current.marks.markAs({ ids: a!._id, markAs: 'read' }))
+    await act(() => result.current.all.markAll())
+    expect(result.current.marks.error).toMatchObject({ status: 500 })
+    expect(result.current.all.error).toMatchObject({ status: 500 })
+    await act(() => result.current.marks.markAs({ ids: b!._id, markAs: 'read' }))
+    await act(() => result.current.all.markAll())
+    expect(h.serviceState().unread).toBe(0)
+    expect(result.current.marks.error).toBeNull()
+    expect(result.current.all.error).toBeNull()
+  })
 })
