@@ -47,9 +47,11 @@ export function useCursorList<T, Page extends CursorPage<T>>(
   queryClient: QueryClient,
 ): { page: Page | undefined; result: CursorListResult<T> } {
   const [state, setState] = useState<{ key: string; position: CursorPosition }>({ key: resetKey, position: {} })
-  const position = state.key === resetKey ? state.position : {}
+  const same = state.key === resetKey
+  const position = same ? state.position : {}
   const query = useQuery(
-    { ...(options(position) as UseQueryOptions<Page>), placeholderData: keepPreviousData, enabled },
+    // The page before stays while the next of the same list loads; never that of another subscriber or filter.
+    { ...(options(position) as UseQueryOptions<Page>), placeholderData: same ? keepPreviousData : undefined, enabled },
     queryClient,
   )
   const page = query.data

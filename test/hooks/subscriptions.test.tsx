@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
+import { act, cleanup, render, renderHook, waitFor } from '@testing-library/react'
+import { useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useSubscriberSubscriptions } from '../../src/hooks/useSubscriberSubscriptions'
 import { useTopicSubscriptions } from '../../src/admin'
 import { buildFixture, subscriber, topic } from '../support/fixtures'
+import { InboxProvider } from '../../src/provider/InboxProvider'
 import { setup } from './harness'
 
 afterEach(cleanup)
@@ -40,6 +42,43 @@ describe('cursor lists', () => {
     act(() => result.current.previous())
     await waitFor(() => expect(keys()).toEqual(first))
     expect(result.current.hasPrevious).toBe(false)
+  })
+
+  it("shows no topic of the previous subscriber while the next one's topics load, and keeps a page while the next page loads", async () => {
+    const h = setup({
+      fixture: buildFixture({
+        subscribers: [subscriber('user-2')],
+        topics: [topic('first-a', ['user-1']), topic('first-b', ['user-1']), topic('second', ['user-2'])],
+      }),
+    })
+    let switchTo!: (id: string) => void
+    function App() {
+      const [id, setId] = useState('user-1')
+      switchTo = setId
+      return (
+        <InboxProvider subscriberId={id} client={h.client} queryClient={h.queryClient} stream={false}>
+          <Topics />
+        </InboxProvider>
+      )
+    }
+    const shown: string[] = []
+    let topics!: ReturnType<typeof useSubscriberSubscriptions>
+    function Topics() {
+      topics = useSubscriberSubscriptions({ limit: 1 })
+      shown.push(topics.items.map((s) => s.topic.key).join())
+      return null
+    }
+    render(<App />)
+    await waitFor(() => expect(shown.at(-1)).toBe('first-b'))
+    h.service.faults.add({ path: /subscriptions$/, latency: 50 })
+    act(() => topics.next())
+    await waitFor(() => expect(shown.at(-1)).toBe('first-a'))
+    // The first page stayed while the second loaded.
+    expect(shown.slice(shown.indexOf('first-b'))).not.toContain('')
+    const switchedAt = shown.length
+    act(() => switchTo('user-2'))
+    await waitFor(() => expect(shown.at(-1)).toBe('second'))
+    expect(shown.slice(switchedAt).filter((keys) => keys.startsWith('first'))).toEqual([])
   })
 
   it('filters the subscriber list by topic key', async () => {
