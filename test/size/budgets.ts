@@ -17,12 +17,14 @@
  * recipes (styles the app's rules cannot reach, toasts at the end of the body, lists read 100 items a request,
  * a baseUrl no request can use named at once), 30.5 kB from the tarball, the first chunk 23.7 kB and the hooks
  * 20.1 kB (their own budget below, not the issue's goal).
+ * Late on 2026-11-26, 30.9 kB later from the tarball (hooks 20.2 kB): `<Inbox portal>`, marks of items an app listed
+ * through its own queries moving the counts, preference answers kept from critical workflows (all after the bell).
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 30_900,
+  inboxLazy: 31_300,
   css: 5_200,
   hooks: 20_300,
   /** Each locale other than English, imported on demand (1.5 KiB). */
