@@ -1,6 +1,6 @@
 /**
  * What the service answered, folded into every cached list and count; and the refresh that fetches before
- * it commits. The ledger (src/core/ledger.ts) loads this module with the first write or refresh.
+ * it commits. Imported by the ledger (src/core/ledger.ts), and loaded with it.
  */
 import { notifyManager } from '@tanstack/react-query'
 import type { FeedPage, Message } from '../api/types'

@@ -81,10 +81,10 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   /** The stream was refused: opened again after a look that works. */
   let relisten = false
 
-  // The code of the first refresh, fetched now, while the app's server is known to answer: Chromium never
-  // fetches a module again once fetching it failed, so a first look during a short outage (or after a deploy
-  // that removed the old files) would leave the bell without it for the page's life.
-  void import('./ledger').then(() => import('./fold')).catch(() => {})
+  // The code of the first refresh (the ledger, with its folding), fetched now, while the app's server is known
+  // to answer: Chromium never fetches a module again once fetching it failed, so a first look during a short
+  // outage (or after a deploy that removed the old files) would leave the bell without it for the page's life.
+  void import('./ledger').catch(() => {})
 
   const post = (message: TabMessage) => {
     try {

@@ -83,7 +83,7 @@ export interface InboxProviderProps {
  * the data came: a QueryClient made anew would not hold that data, and would fetch it, suspend and be thrown
  * away again, for ever. Two providers of one inbox mounting together share it, as they may share one given.
  */
-const mounting = new Map<string, { queryClient: QueryClient; client: unknown }>()
+const mounting = new Map<string, [QueryClient, unknown]>()
 
 /**
  * Supplies the API client, a QueryClient of its own and the inbox's bookkeeping to every hook and
@@ -136,17 +136,12 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     const key = JSON.stringify([subscriberId, baseUrl])
     const found = mounting.get(key)
     const made =
-      found && found.client === given
-        ? found.queryClient
-        : new QueryClient({ defaultOptions: { queries: { retry: false } } })
+      found && found[1] === given ? found[0] : new QueryClient({ defaultOptions: { queries: { retry: false } } })
     // Not on a server, where nothing mounts to take it out again.
-    if (typeof window === 'object') mounting.set(key, { queryClient: made, client: given })
-    return { made, key }
+    if (typeof window === 'object') mounting.set(key, [made, given])
+    return made
   })
-  useEffect(() => {
-    if (own && mounting.get(own.key)?.queryClient === own.made) mounting.delete(own.key)
-  }, [own])
-  const queryClient = props.queryClient ?? own!.made
+  const queryClient = props.queryClient ?? own!
   // Server data goes in before anything reads the cache (and again when the server sends new data): the
   // queries it loaded, as React Query's `hydrate` puts them, without the bytes of what the kit never sends.
   // eslint-disable-next-line react-hooks/void-use-memo -- during render on purpose, as React Query's HydrationBoundary does
@@ -159,6 +154,8 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
   const active = enabled && subscriberId !== ''
 
   useEffect(() => {
+    // Mounted: no render that could be thrown away needs its QueryClient kept any more.
+    mounting.forEach((kept, key) => kept[0] === queryClient && mounting.delete(key))
     queryClient.mount()
     return () => queryClient.unmount()
   }, [queryClient])

@@ -187,12 +187,14 @@ describe('an outage of the app server', () => {
     // The adaptive default: the first look comes with a change of focus or after 10 s, not at once.
     const [tab] = (await open(at, 1, {})) as [Tab]
     expect(await tab.bell()).toBe(5)
-    // What the first refresh needs is fetched soon after the first render, while the server answers.
+    // What the first refresh needs is fetched soon after the first render, while the server answers: the live
+    // loop, then what it loads at once (here the ledger is in the page's own chunk, as the feed needs it).
     await tab.page.waitForFunction(
-      () => performance.getEntriesByType('resource').some((e) => /\/fold-[\w-]+\.js$/.test(e.name)),
+      () => performance.getEntriesByType('resource').some((e) => /\/live-[\w-]+\.js$/.test(e.name)),
       null,
       { timeout: 5000 },
     )
+    await tab.page.waitForLoadState('networkidle')
     // Then the server stops serving files (down, or a deploy took the old ones away); the API answers again.
     await at.context.route(/\.js(\?|$)/, (route) => route.abort())
     await trigger(at.service)

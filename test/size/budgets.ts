@@ -19,6 +19,10 @@
  * 20.1 kB (their own budget below, not the issue's goal).
  * Late on 2026-11-26, 30.9 kB later from the tarball (hooks 20.2 kB): `<Inbox portal>`, marks of items an app listed
  * through its own queries moving the counts, preference answers kept from critical workflows (all after the bell).
+ * Then the folding of answers became part of the ledger's module instead of a chunk of its own: loaded together
+ * right after the first render anyway, one chunk fewer keeps 4.5 kB less of heap after mount (1,596 kB, under the
+ * issue's 1.6 MB again), but where the ledger is in the first chunk, as with the hooks alone, the folding is too
+ * (+1.3 kB there: 21.5 kB; their one-file figure is unchanged).
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
@@ -26,7 +30,7 @@ export const BUDGETS = {
   inbox: 26 * 1024,
   inboxLazy: 31_300,
   css: 5_200,
-  hooks: 20_300,
+  hooks: 21_800,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,
 }
