@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { render, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
 import { InboxContent, InboxRoot, InboxTrigger } from '../../src/components/Inbox/parts'
 import { InboxInline } from '../../src/components/layouts/InboxInline'
+import { InboxPage } from '../../src/components/layouts/InboxPage'
 import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
 import { Markdown } from '../../src/markdown'
 import { expectAccessible, renderWithInbox } from '../components/setup'
@@ -115,5 +116,28 @@ describe('parts and layouts in jsdom', () => {
     await within(region).findByRole('feed')
     expect(within(region).queryByRole('dialog')).toBeNull()
     await expectAccessible(container)
+  })
+
+  it("hands the detail pane's link to onNavigate, as the list's links are, for the app's router", async () => {
+    const onNavigate = vi.fn((_url: string, _item: unknown, event: { preventDefault(): void }) =>
+      event.preventDefault(),
+    )
+    const { user } = renderWithInbox(
+      <InboxPage markSeenOnOpen={false} onNavigate={onNavigate} feedInitialRect={{ width: 400, height: 600 }} />,
+      {
+        fixture: buildFixture({
+          messages: messages(TEST_SUBSCRIBER_ID, 2, (i) => ({
+            subject: `Order ${i}`,
+            cta: { type: 'redirect', data: { url: `/orders/${i}` } },
+          })),
+        }),
+      },
+    )
+    await user.click(await screen.findByText('Order 1'))
+    const detail = await screen.findByRole('region', { name: 'Order 1' })
+    await user.click(within(detail).getByRole('link', { name: 'Open' }))
+    expect(onNavigate).toHaveBeenCalledTimes(1)
+    expect(onNavigate.mock.calls[0]![0]).toBe('/orders/1')
+    expect(onNavigate.mock.calls[0]![1]).toMatchObject({ subject: 'Order 1' })
   })
 })

@@ -122,6 +122,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
                   id={`${titleId}-detail`}
                   headingRef={headingRef}
                   renderBody={panel.renderBody as InboxPanelProps<P>['renderBody']}
+                  onNavigate={panel.onNavigate as InboxPanelProps<P>['onNavigate']}
                 />
               )}
             </>
@@ -140,11 +141,13 @@ function Detail<P extends JsonObject>({
   id,
   headingRef,
   renderBody,
+  onNavigate,
 }: {
   item: FeedItem<P>
   id: string
   headingRef: Ref<HTMLHeadingElement>
   renderBody?: InboxPanelProps<P>['renderBody'] | undefined
+  onNavigate?: InboxPanelProps<P>['onNavigate'] | undefined
 }): ReactElement {
   const { m, locale, c, sync } = useUI('InboxPage')
   const now = useNow()
@@ -164,7 +167,8 @@ function Detail<P extends JsonObject>({
       )}
       <div {...c('inbox-item__actions')}>
         {href !== null && (
-          <a {...c('inbox-button')} href={href}>
+          // The only way to the link where items are selected rather than followed: the app's router takes it too.
+          <a {...c('inbox-button')} href={href} onClick={(event) => onNavigate?.(href, item, event)}>
             {m.openLink}
           </a>
         )}
