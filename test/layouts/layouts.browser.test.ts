@@ -174,4 +174,15 @@ describe('page layout in Chromium', () => {
       await page.close()
     })
   }
+
+  it('leaves the list in view on a phone when the selected id is of no listed notification', async () => {
+    const page = await open('page-missing', 420)
+    await page.waitForSelector('article', { state: 'attached' })
+    expect(await page.locator('[data-part="page-list"]').isVisible()).toBe(true)
+    // The reader picks another one as usual.
+    await page.locator('article').first().click()
+    await expect.poll(async () => (await focused(page)).tag).toBe('H2')
+    expect(await page.locator('[data-part="page-list"]').isVisible()).toBe(false)
+    await page.close()
+  })
 })

@@ -76,7 +76,15 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
 
   return (
     <UIContext.Provider value={child}>
-      <div ref={ref} {...root} {...c('inbox-page', className)} data-selected={selected ? '' : undefined} {...rest}>
+      <div
+        ref={ref}
+        {...root}
+        {...c('inbox-page', className)}
+        // Only an item there is to show takes the list's place: a link to one that is not (yet) listed (deleted,
+        // another subscriber's, not loaded) leaves the list in view rather than an empty pane with no way back.
+        data-selected={item ? '' : undefined}
+        {...rest}
+      >
         <LabelContext.Provider value={titleId}>
           <section ref={listRef} {...c('inbox-page__list')} aria-labelledby={titleId}>
             <InboxPanel<P>

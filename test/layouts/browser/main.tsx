@@ -33,8 +33,8 @@ const client = createInboxClient({
 })
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
 
-function Page() {
-  const [selected, setSelected] = useState<string | null>(null)
+function Page({ initial = null }: { initial?: string | null }) {
+  const [selected, setSelected] = useState<string | null>(initial)
   return (
     <div style={{ height: '100vh' }}>
       <InboxPage selectedId={selected} onSelect={setSelected} markSeenOnOpen={false} renderBody={markdownBody} />
@@ -46,6 +46,9 @@ const scenario = location.hash.slice(1)
 const app =
   scenario === 'page' ? (
     <Page />
+  ) : scenario === 'page-missing' ? (
+    // A link to a notification the feed does not hold (deleted since, or never the reader's).
+    <Page initial={'f'.repeat(24)} />
   ) : scenario === 'threads' ? (
     <div style={{ height: '100vh', display: 'flex' }}>
       <Feed groupBy="pr" style={{ flex: 1 }} />
