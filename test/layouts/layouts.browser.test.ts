@@ -171,6 +171,19 @@ describe('page layout in Chromium', () => {
       expect(await list.isVisible()).toBe(true)
       expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Subject 3')
       expect(await detail.isVisible()).toBe(!narrow)
+
+      // The app sets the selection itself (its router going back, then forward): focus never falls to the body.
+      const select = (id: string | null) =>
+        page.evaluate((id) => (window as unknown as { __select(id: string | null): void }).__select(id), id)
+      const id = (await focused(page)).data
+      await page.keyboard.press('Enter')
+      await expect.poll(async () => (await focused(page)).tag).toBe('H2')
+      await select(null)
+      await expect.poll(async () => (await focused(page)).tag).toBe('ARTICLE')
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Subject 3')
+      await select(id)
+      // Where the list gives way to the detail, to its heading; beside it, the item keeps focus.
+      await expect.poll(async () => (await focused(page)).tag).toBe(narrow ? 'H2' : 'ARTICLE')
       await page.close()
     })
   }

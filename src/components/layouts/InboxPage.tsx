@@ -1,5 +1,5 @@
 import { forwardRef, useEffect, useId, useRef, useState } from 'react'
-import type { HTMLAttributes, KeyboardEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
+import type { FocusEvent, HTMLAttributes, KeyboardEvent, ReactElement, ReactNode, Ref, RefAttributes } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { useFeed } from '../../hooks/useFeed'
 import { InboxPanel } from '../Inbox/InboxPanel'
@@ -38,7 +38,8 @@ export interface InboxPageProps<P extends JsonObject = JsonObject>
  * (`selectedId` / `onSelect`).
  *
  * Keyboard: the list as in the popover (arrows, Home/End, `r`); Enter or a click selects an item, marks it
- * read and moves focus to the detail's heading; Escape or the back button returns focus to that item.
+ * read and moves focus to the detail's heading; Escape or the back button returns focus to that item, as does
+ * the app clearing `selectedId` (the browser's Back) while focus was in the detail.
  * @example <InboxPage selectedId={params.id ?? null} onSelect={(id) => navigate(id ? `/inbox/${id}` : '/inbox')} />
  */
 export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends JsonObject = JsonObject>(
@@ -57,10 +58,33 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
   const headingRef = useRef<HTMLHeadingElement>(null)
   const focusNext = useRef<string | null>(null)
   const [, rerender] = useState(0)
+  // The item the detail showed at the last render, and whether focus was last in the page.
+  const shown = useRef<string | null>(null)
+  const inPage = useRef(false)
+  const tracksFocus = {
+    onFocus: () => void (inPage.current = true),
+    // Focus gone nowhere (its element removed or hidden, the window left) is still the page's.
+    onBlur: (event: FocusEvent<HTMLElement>) => {
+      if (event.relatedTarget) inPage.current = !!event.currentTarget.parentElement?.contains(event.relatedTarget)
+    },
+  }
 
   useEffect(() => {
-    const target = focusNext.current
+    let target = focusNext.current
     focusNext.current = null
+    // The app changed the selection (the browser's Back or Forward, a link of its own) and took the focused
+    // element with it: the detail, or where one pane shows, the list (hidden, it loses focus a frame later).
+    // Focus goes where the reader now is: the detail's heading, or the item whose detail went away, as with Escape.
+    const now = item?._id ?? null
+    const lost = document.activeElement
+    if (
+      target === null &&
+      now !== shown.current &&
+      inPage.current &&
+      (!lost || lost === document.body || (lost as HTMLElement).checkVisibility?.() === false)
+    )
+      target = now === null ? shown.current : ''
+    shown.current = now
     // '' is the detail's heading; an id is that item in the list.
     if (target === '') headingRef.current?.focus()
     else if (target)
@@ -86,7 +110,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         {...rest}
       >
         <LabelContext.Provider value={titleId}>
-          <section ref={listRef} {...c('inbox-page__list')} aria-labelledby={titleId}>
+          <section ref={listRef} {...c('inbox-page__list')} aria-labelledby={titleId} {...tracksFocus}>
             <InboxPanel<P>
               {...panel}
               selectedId={selected}
@@ -104,6 +128,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
           // Named by the item shown; empty, it is no landmark (the list already bears the inbox's name).
           aria-labelledby={item ? `${titleId}-detail` : undefined}
           data-state={item ? 'open' : 'empty'}
+          {...tracksFocus}
           onKeyDown={(event: KeyboardEvent) => {
             if (event.key !== 'Escape' || event.defaultPrevented) return
             event.preventDefault()

@@ -35,6 +35,8 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false 
 
 function Page({ initial = null }: { initial?: string | null }) {
   const [selected, setSelected] = useState<string | null>(initial)
+  // The app's own change of the selection (its router going back), as the tests make it.
+  Object.assign(window, { __select: setSelected })
   return (
     <div style={{ height: '100vh' }}>
       <InboxPage selectedId={selected} onSelect={setSelected} markSeenOnOpen={false} renderBody={markdownBody} />
