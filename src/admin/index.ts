@@ -97,7 +97,11 @@ export function InboxAdminProvider({
   children?: ReactNode
 }): ReactNode {
   const inbox = useContext(InboxContext)
-  const [own] = useState(() => (inbox || queryClient ? undefined : new QueryClient()))
+  // Without React Query's own retries, as the InboxProvider's: the client already retries what can be retried
+  // (with backoff, after `Retry-After`), and three more rounds on top would hold a 403 or 404 back for seconds.
+  const [own] = useState(() =>
+    inbox || queryClient ? undefined : new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+  )
   const value = useMemo(() => ({ client, queryClient: queryClient ?? own }), [client, queryClient, own])
   return createElement(AdminContext.Provider, { value }, children)
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { InboxAdminProvider, useActiveIntegrations, useBulkTrigger } from '../../src/admin'
+import { InboxAdminProvider, useActiveIntegrations, useBulkTrigger, useTopicSubscriptions } from '../../src/admin'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
 import { useTrigger } from '../../src/admin'
@@ -122,6 +122,27 @@ describe('the admin hooks on a back-office page of their own', () => {
     expect(answer).toMatchObject({ acknowledged: true, status: 'processed' })
     const feed = await client.getFeed('user-2')
     expect(feed.data[0]!.content).toBe('Hello Ada')
+  })
+
+  it('show a failed read at once, as the client answered it, with no retries of their own on top', async () => {
+    const { client, service } = startService({ fixture: fixture() })
+    service.faults.add({ path: /integrations\/active$/, status: 403 })
+    let requests = 0
+    const counting = {
+      ...client,
+      listActiveIntegrations: (...args: Parameters<typeof client.listActiveIntegrations>) => (
+        requests++,
+        client.listActiveIntegrations(...args)
+      ),
+    }
+    const { result } = renderHook(
+      () => ({ integrations: useActiveIntegrations(), topic: useTopicSubscriptions('no-such-topic') }),
+      { wrapper: ({ children }) => <InboxAdminProvider client={counting}>{children}</InboxAdminProvider> },
+    )
+    await waitFor(() => expect(result.current.integrations.error).toMatchObject({ status: 403 }), { timeout: 800 })
+    expect(result.current.integrations.isLoading).toBe(false)
+    await waitFor(() => expect(result.current.topic.error).toMatchObject({ status: 404 }), { timeout: 800 })
+    expect(requests).toBe(1)
   })
 
   it('say where they belong when neither provider is there', () => {
