@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { PreferencesPanel } from '../../src/components/PreferencesPanel/PreferencesPanel'
 import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
 import { buildFixture, TEST_SUBSCRIBER_ID, topic } from '../support/fixtures'
 import { expectAccessible, renderWithInbox } from './setup'
@@ -40,6 +41,21 @@ describe('TopicSubscriptions', () => {
     expect(names()).toHaveLength(2)
     await user.click(screen.getByRole('button', { name: 'Previous' }))
     await waitFor(() => expect(names()).toEqual(second))
+  })
+
+  it('heads its section as PreferencesPanel does: h2 on a settings page of their own', async () => {
+    renderWithInbox(
+      <>
+        <h1>Settings</h1>
+        <PreferencesPanel />
+        <TopicSubscriptions />
+      </>,
+      { fixture: topics(2) },
+    )
+    await waitFor(() => expect(names()).toHaveLength(2))
+    expect(screen.getByRole('heading', { name: 'Topics' }).tagName).toBe('H2')
+    await screen.findByRole('heading', { name: 'All notifications' })
+    expect(screen.getByRole('heading', { name: 'All notifications' }).tagName).toBe('H2')
   })
 
   it('says when there are none', async () => {

@@ -97,6 +97,7 @@ describe('parts and layouts in jsdom', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Notification settings' }))
     expect(await within(dialog).findByRole('heading', { level: 2, name: 'Notification settings' })).toBeTruthy()
     const topics = await within(dialog).findByRole('region', { name: 'Topics' })
+    expect(within(topics).getByRole('heading', { level: 3, name: 'Topics' })).toBeTruthy()
     await waitFor(() => expect(within(topics).getAllByRole('listitem')).toHaveLength(2))
     const first = within(topics)
       .getAllByRole('listitem')

@@ -32,6 +32,9 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
   const noPrevious = !list.hasPrevious || list.isLoading
   const noNext = !list.hasNext || list.isLoading
   const titleId = useId()
+  // As PreferencesPanel's sections, beside which it goes on a settings page: h2 on a page of its own, h3 inside
+  // an inbox (under its h2 heading).
+  const Title = 'data-inbox-root' in root ? 'h2' : 'h3'
 
   return (
     <section
@@ -42,9 +45,9 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
       data-state={list.isLoading ? 'loading' : list.error ? 'error' : 'ready'}
       {...rest}
     >
-      <h3 id={titleId} {...c('inbox-prefs__title')}>
+      <Title id={titleId} {...c('inbox-prefs__title')}>
         {m.topicsTitle}
-      </h3>
+      </Title>
       {list.isLoading ? (
         <Skeleton c={c} label={m.loading} rows={3} lines={1} />
       ) : list.items.length ? (
