@@ -115,6 +115,24 @@ describe('toasts from a bell in a blurred sticky header', () => {
     expect(await toast.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(26, 26, 32)')
     await page.close()
   })
+
+  it('stay a few lines tall whatever the sender wrote, their dismiss button on the screen', async () => {
+    const page = await open(BAR, 'light', { toasts: '' })
+    await page.evaluate(() =>
+      (window as unknown as { arrive: (p: { subject: string; body: string }) => Promise<unknown> }).arrive({
+        subject: 'Your session has expired. '.repeat(60),
+        body: 'Call support at once to keep your account. '.repeat(200),
+      }),
+    )
+    const toast = page.locator('.inbox-toast')
+    await toast.waitFor()
+    const box = (await toast.boundingBox())!
+    expect(box.height).toBeLessThan(200)
+    expect(box.y).toBeGreaterThanOrEqual(0)
+    const dismiss = (await toast.getByRole('button').last().boundingBox())!
+    expect(dismiss.y).toBeGreaterThanOrEqual(0)
+    await page.close()
+  })
 })
 
 describe('on a phone, the bell in a blurred tab bar at the bottom', () => {
@@ -192,7 +210,7 @@ describe("the app's rules for elements", () => {
     expect(await page.locator('h2, h3').count()).toBeGreaterThan(3)
     // The settings, with their section and workflow headings.
     await page.getByRole('button', { name: 'Notification settings' }).click()
-    await page.locator('.inbox-prefs__workflow-name').waitFor()
+    await page.locator('.inbox-prefs__workflow-name').first().waitFor()
     expect(await astray()).toEqual([])
     await page.close()
   })

@@ -23,13 +23,14 @@
  * right after the first render anyway, one chunk fewer keeps 4.5 kB less of heap after mount (1,596 kB, under the
  * issue's 1.6 MB again), but where the ledger is in the first chunk, as with the hooks alone, the folding is too
  * (+1.3 kB there: 21.5 kB; their one-file figure is unchanged).
+ * Then 5.2 kB of CSS: toasts cut to three lines of title and of body, as the feed's rows are.
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
   inboxLazy: 31_300,
-  css: 5_200,
+  css: 5_250,
   hooks: 21_800,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,

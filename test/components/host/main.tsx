@@ -3,11 +3,15 @@ import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
 import { Inbox } from '../../../src/components/Inbox/Inbox'
 import '../../../src/styles/index.css'
-import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
+import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../../support/fixtures'
 import { pageClient } from '../../support/pageClient'
 
 const service = createService({
   fixture: buildFixture({
+    workflows: [
+      workflow('test-workflow', [inApp('Hello {{subscriber.firstName}}')]),
+      workflow('said', [inApp('{{payload.body}}', { subject: '{{payload.subject}}' })]),
+    ],
     messages: messages(TEST_SUBSCRIBER_ID, 12, (i) => ({
       subject: `Deployment ${i} of the billing service`,
       content: 'The build finished and every check passed. '.repeat(1 + (i % 3)),
@@ -32,9 +36,15 @@ const params = new URLSearchParams(location.search)
 document.getElementById('host')!.textContent = params.get('css') ?? ''
 const theme = (params.get('theme') ?? 'light') as 'light' | 'dark' | 'system'
 // `portal`: the popover renders at the end of the body.
-// `toasts`: the inbox shows toasts, polls every 200 ms, and `window.arrive()` sends it a notification.
+// `toasts`: the inbox shows toasts, polls every 200 ms, and `window.arrive()` sends it a notification
+// (`arrive({ subject, body })`: one with that subject and body).
 const toasts = params.has('toasts')
-Object.assign(window, { arrive: () => client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }) })
+Object.assign(window, {
+  arrive: (payload?: { subject: string; body: string }) =>
+    client.trigger(
+      payload ? { name: 'said', to: TEST_SUBSCRIBER_ID, payload } : { name: 'test-workflow', to: TEST_SUBSCRIBER_ID },
+    ),
+})
 
 createRoot(document.getElementById('root')!).render(
   <header id="bar">
