@@ -1,7 +1,8 @@
 /**
  * inbox-kit/markdown: a safe Markdown subset for notification bodies, rendered to React elements — never to
  * an HTML string, so markup in the text stays text. Bold, italic, code, links (http(s) and relative only,
- * as the kit's own links), lists and line breaks; everything else is shown as written.
+ * as the kit's own links), lists and line breaks; everything else is shown as written. As all text the kit
+ * shows, it is cut after 2,000 characters.
  * @example <Inbox renderBody={markdownBody} />
  */
 import type { ReactElement, ReactNode } from 'react'

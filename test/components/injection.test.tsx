@@ -91,6 +91,33 @@ describe('untrusted content', () => {
     expect(plain('שלום world مرحبا')).toBe('שלום world مرحبا')
   })
 
+  it('cuts a text of a megabyte after 2,000 characters, which a browser lays out at once, not in minutes', async () => {
+    // Letters without a space, the slowest for a browser to wrap; a pair of surrogates falls on the cut.
+    const huge = 'A'.repeat(1999) + '😀'.repeat(250_000)
+    const { container } = renderWithInbox(<Feed />, {
+      fixture: buildFixture({
+        messages: [
+          {
+            subscriberId: TEST_SUBSCRIBER_ID,
+            workflow: 'test-workflow',
+            createdAt: new Date().toISOString(),
+            subject: huge,
+            content: `\u202E${huge}`,
+            cta: { type: 'redirect', action: { buttons: [{ type: 'primary', content: huge }] } },
+          },
+        ],
+      }),
+    })
+    const article = await screen.findByRole('article')
+    const cut = `${'A'.repeat(1999)}…`
+    expect(article.querySelector('h3')!.textContent).toBe(cut)
+    expect(article.querySelector('.inbox-item__body')!.textContent).toBe(cut)
+    expect(article.querySelector('.inbox-item__actions button')!.textContent).toBe(cut)
+    expect(container.textContent!.length).toBeLessThan(10_000)
+    expect(plain('short')).toBe('short')
+    expect(plain('B'.repeat(2000))).toBe('B'.repeat(2000))
+  })
+
   it('never lets a javascript: URL through the link filter', () => {
     for (const value of hostile) {
       const url = safeUrl(value)

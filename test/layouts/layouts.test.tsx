@@ -45,6 +45,12 @@ describe('Markdown', () => {
     expect(html('[a](b (c) d)')).toBe('<p>[a](b (c) d)</p>')
   })
 
+  it('reads a megabyte of openers that close nothing as its first 2,000 characters, at once', () => {
+    // Each `[` and `_` starts a span that looks up to 500 characters ahead: at a megabyte, seconds of work.
+    const { container } = render(<Markdown text={'[_'.repeat(500_000)} />)
+    expect(container.textContent).toMatch(/^\[[[_]{1,1999}…$/)
+  })
+
   it('turns every string of the injection corpus into inert text and safe links only', () => {
     for (const { value } of INJECTIONS) {
       for (const text of [value, `**${value}**`, `[x](${value})`, `- ${value}`, `[${value}](https://ok.example/)`]) {

@@ -4,5 +4,19 @@
 // element, so the text's own letters still set its direction.
 const DIRECTION_MARKS = /[\u202A-\u202E\u2066-\u2069]/g
 
-/** Untrusted text as it is shown: without the direction marks that could make it read as something else. */
-export const plain = (text: string): string => text.replace(DIRECTION_MARKS, '')
+// A notification says a few lines. Beyond this, its text is cut: a browser lays out a long run without a space
+// in time that grows with the square of its length (Chromium took seconds for 20,000 letters in a row, minutes
+// for a megabyte), so one sender could freeze every reader's page, and a screen reader would read it all.
+const MAX_LENGTH = 2000
+
+/**
+ * Untrusted text as it is shown: without the direction marks that could make it read as something else, and
+ * cut after 2,000 characters with "…".
+ */
+export const plain = (text: string): string => {
+  const shown = text.replace(DIRECTION_MARKS, '')
+  if (shown.length <= MAX_LENGTH) return shown
+  // Not between the two halves of a surrogate pair, which would leave half a character.
+  const end = /[\uD800-\uDBFF]/.test(shown[MAX_LENGTH - 1]!) ? MAX_LENGTH - 1 : MAX_LENGTH
+  return `${shown.slice(0, end)}…`
+}
