@@ -104,6 +104,9 @@ describe('NotificationItem', () => {
       { subject: 'Relative', cta: { type: 'redirect', data: { url: '/orders/7' } } },
       { subject: 'Absolute', cta: { type: 'redirect', data: { url: 'https://example.com/a?b=1' } } },
       { subject: 'Script', cta: { type: 'redirect', data: { url: 'javascript:alert(1)' } } },
+      // Paths to the eye, but browsers read both as https://evil.example/.
+      { subject: 'Host', cta: { type: 'redirect', data: { url: '//evil.example/orders' } } },
+      { subject: 'Backslash', cta: { type: 'redirect', data: { url: '/\\evil.example/orders' } } },
     ])
     const onNavigate = vi.fn((_u: string, _i: FeedItem, e: { preventDefault(): void }) => e.preventDefault())
     renderWithInbox(
@@ -119,6 +122,8 @@ describe('NotificationItem', () => {
     expect(screen.queryByRole('link', { name: 'Script' })).toBeNull()
     // eslint-disable-next-line testing-library/prefer-presence-queries -- the text is there; what it must lack is a link around it
     expect(screen.getByText('Script').closest('a')).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Host' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Backslash' })).toBeNull()
     fireEvent.click(screen.getByRole('link', { name: 'Relative' }))
     expect(onNavigate).toHaveBeenCalledWith(
       '/orders/7',

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Feed } from '../../src/components/Feed/Feed'
 import { plain } from '../../src/components/internal/text'
-import { safeUrl } from '../../src/components/internal/url'
+import { safeImageUrl, safeUrl } from '../../src/components/internal/url'
 import { INJECTIONS, XSS_FLAG, isNonHttpUrl } from '../security/corpus'
 import { buildFixture, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import type { FixtureMessage } from '../support/fixtures'
@@ -128,5 +128,16 @@ describe('untrusted content', () => {
     expect(safeUrl('data:text/html,<script>alert(1)</script>')).toBeNull()
     expect(safeUrl('/inbox?x=1#y')).toBe('/inbox?x=1#y')
     expect(safeUrl('https://example.com')).toBe('https://example.com')
+    // A URL without a scheme stays on the page's origin; an image may come from anywhere.
+    for (const offsite of [
+      '//evil.example',
+      ' //evil.example/a',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '\\/evil.example',
+    ])
+      expect(safeUrl(offsite), offsite).toBeNull()
+    expect(safeUrl('../a//b')).toBe('../a//b')
+    expect(safeImageUrl('//cdn.example/a.png')).toBe('//cdn.example/a.png')
   })
 })
