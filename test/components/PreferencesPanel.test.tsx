@@ -65,6 +65,13 @@ describe('PreferencesPanel', () => {
     await expectAccessible(container)
   })
 
+  it('names each workflow without the direction marks that would make it read as something else', async () => {
+    renderWithInbox(<PreferencesPanel />, {
+      fixture: buildFixture({ workflows: [workflow('w', [inApp('Hi')], { name: 'Invoices \u202Efdp.exe' })] }),
+    })
+    expect(await screen.findByRole('group', { name: 'Invoices fdp.exe' })).toBeTruthy()
+  })
+
   it('changes a switch at once and saves it', async () => {
     const { user, service, client } = renderWithInbox(<PreferencesPanel />, { fixture: fixture() })
     await screen.findByRole('region', { name: 'All notifications' })

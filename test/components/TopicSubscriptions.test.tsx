@@ -58,6 +58,17 @@ describe('TopicSubscriptions', () => {
     expect(screen.getByRole('heading', { name: 'All notifications' }).tagName).toBe('H2')
   })
 
+  it('shows no direction mark of a name or key, which would reverse what follows it', async () => {
+    const { container } = renderWithInbox(<TopicSubscriptions />, {
+      fixture: buildFixture({
+        topics: [topic('alerts-\u202Eexe.txt', [TEST_SUBSCRIBER_ID], { name: 'Billing alerts \u202E' })],
+      }),
+    })
+    await waitFor(() => expect(names()).toEqual(['Billing alerts ']))
+    expect(container.querySelector('.inbox-topics__key')!.textContent).toBe('alerts-exe.txt')
+    expect(container.textContent).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
+  })
+
   it('says when there are none', async () => {
     const { container } = renderWithInbox(<TopicSubscriptions />, { fixture: topics(0) })
     expect(await screen.findByText('You’re not subscribed to any topics.')).toBeTruthy()

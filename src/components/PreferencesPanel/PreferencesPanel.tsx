@@ -8,6 +8,7 @@ import { usePreferences, useUpdatePreferences } from '../../hooks/usePreferences
 import { LOCK } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
+import { plain } from '../internal/text'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { Switch } from './Switch'
 import { formatClock, to12h, to24h, weekdayName, weekOf } from './schedule'
@@ -83,7 +84,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
       >
         <div {...c('inbox-prefs__workflow-head')}>
           <Sub id={`${id}-wf-${identifier}`} {...c('inbox-prefs__workflow-name')}>
-            {name}
+            {plain(name)}
           </Sub>
           {locked && icon(LOCK, { width: 14, height: 14, ...c('inbox-prefs__lock') })}
         </div>

@@ -5,6 +5,7 @@ import { useSubscriberSubscriptions } from '../../hooks/useSubscriberSubscriptio
 import { BACK, FORWARD } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
 import { Skeleton, StateMessage } from '../internal/parts'
+import { plain } from '../internal/text'
 import { useUI } from '../internal/ui'
 
 /** Props of {@link TopicSubscriptions}; the rest lands on its root `<section>`. */
@@ -58,9 +59,11 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
                 renderTopic(s)
               ) : (
                 <>
-                  <span {...c('inbox-topics__name')}>{s.topic.name || s.topic.key}</span>
+                  {/* Whoever made the topic named it: as a notification's text, without direction marks (one left
+                      open in the name would reverse the key beside it). */}
+                  <span {...c('inbox-topics__name')}>{plain(s.topic.name || s.topic.key)}</span>
                   {s.topic.name && s.topic.name !== s.topic.key && (
-                    <code {...c('inbox-topics__key')}>{s.topic.key}</code>
+                    <code {...c('inbox-topics__key')}>{plain(s.topic.key)}</code>
                   )}
                 </>
               )}
