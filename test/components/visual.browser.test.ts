@@ -103,6 +103,28 @@ describe('rows as the eye sees them', () => {
     })
   }
 
+  for (const hash of ['#other-way', '#other-way-ar'])
+    it(`keeps the text of a body written the other way from the inbox clear of the mark-as button (${hash})`, async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      await page.goto(url + hash)
+      await page.waitForSelector('article .inbox-item__body')
+      const clashes = await page.evaluate(() => {
+        const hit = (a: DOMRect, b: DOMRect) =>
+          a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom && a.width * b.width > 0
+        return Array.from(document.querySelectorAll('article')).flatMap((row) => {
+          // Shown on hover and focus, over the row's end: it is laid out (and may cover text) all along.
+          const tools = row.querySelector('.inbox-item__tools button')!.getBoundingClientRect()
+          const range = document.createRange()
+          range.selectNodeContents(row.querySelector('.inbox-item__body')!)
+          return Array.from(range.getClientRects()).some((line) => hit(tools, line))
+            ? [row.getAttribute('data-id')]
+            : []
+        })
+      })
+      expect(clashes).toEqual([])
+      await page.close()
+    })
+
   it('shows "mark as unread" as an icon of its own, and a failure without a lone last word', async () => {
     const page = await open(1)
     const read = page.locator('article:not([data-unread])').first()

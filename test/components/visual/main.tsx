@@ -9,12 +9,21 @@ import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
 import { pageClient } from '../../support/pageClient'
 
+// `#other-way[-ar]`: bodies written the other way from the inbox's strings: Arabic in an English feed, English in
+// an Arabic one.
+const otherWay = /^#other-way(-ar)?$/.exec(location.hash)
+const body = !otherWay
+  ? 'The build finished and every check passed on the main branch. '
+  : otherWay[1]
+    ? 'Mara mentioned you in the launch plan: can you review the notes before Thursday? '
+    : 'أشارت إليك مارا في خطة الإطلاق: هل يمكنك مراجعة الملاحظات قبل يوم الخميس؟ '
+
 // Rows of several heights, with and without an avatar, read and unread, and one whose change fails.
 const service = createService({
   fixture: buildFixture({
     messages: messages(TEST_SUBSCRIBER_ID, 12, (i) => ({
       subject: `Deployment ${i} of the billing service`,
-      content: 'The build finished and every check passed on the main branch. '.repeat(1 + (i % 3)),
+      content: body.repeat(1 + (i % 3)),
       read: i % 2 === 1,
       seen: i % 2 === 1,
       actor: i % 3 === 0 ? { type: 'none', data: null } : { type: 'system_icon', data: 'info' },
@@ -59,6 +68,7 @@ createRoot(document.getElementById('root')!).render(
       queryClient={new QueryClient()}
       pollInterval={0}
       stream={false}
+      messages={otherWay?.[1] ? ar : undefined}
     >
       <div id="frame">
         <Feed limit={50} groupByDay={false} />
