@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { Inbox, InboxProvider, type InboxMessages } from '../../src'
 import { INBOX_PATH } from './routes'
 import type { Directory } from './routes'
@@ -90,6 +90,10 @@ function Shell({
   const { subscriberId, theme, locale } = settings
   const t = useDemoStrings()
   const me = directory?.subscribers.find((s) => s.subscriberId === subscriberId)
+  const [inboxOpen, setInboxOpen] = useState(false)
+  const inbox = useRef<HTMLDivElement>(null)
+  // The link of a notification the visitor followed: the demo has no page behind it, so it stays and says so.
+  const [followed, setFollowed] = useState<string | null>(null)
   return (
     <div className="demo-shell">
       <header className="demo-header">
@@ -121,7 +125,19 @@ function Shell({
             <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
             <span className="demo-visually-hidden">{t.darkTheme}</span>
           </button>
-          <Inbox countKind="unread" />
+          <Inbox
+            ref={inbox}
+            countKind="unread"
+            open={inboxOpen}
+            onOpenChange={setInboxOpen}
+            onNavigate={(url, _item, event) => {
+              event.preventDefault()
+              setInboxOpen(false)
+              setFollowed(url)
+              // Closed from here, not by Escape: focus would fall to the page's start, so it goes back to the bell.
+              inbox.current?.querySelector('button')?.focus()
+            }}
+          />
           <SubscriberSwitcher
             subscribers={directory?.subscribers ?? []}
             current={subscriberId}
@@ -134,6 +150,13 @@ function Shell({
           <h1>{t.consoleTitle}</h1>
           <p>
             {t.signedInAs} <strong>{me?.name ?? subscriberId}</strong>. {t.intro}
+          </p>
+          <p role="status" className="demo-notice">
+            {followed && (
+              <>
+                {t.followed} <code dir="ltr">{followed}</code>
+              </>
+            )}
           </p>
         </div>
         {loadError && (

@@ -74,6 +74,16 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     expect(await bell(page).getAttribute('aria-expanded')).toBe('true')
     await (await articles(page)).first().waitFor()
     expect(await (await articles(page)).count()).toBeGreaterThan(4)
+    // The demo has no page behind a notification's link: following one keeps the visitor on the demo and says so.
+    const link = (await articles(page)).first().locator('a[href]')
+    const href = (await link.getAttribute('href'))!
+    const at = page.url()
+    await link.focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('status').getByText(href).waitFor()
+    expect(page.url()).toBe(at)
+    await eventually(() => inboxDialog(page).count()).toBe(0)
+    expect(await bell(page).evaluate((el) => el === document.activeElement)).toBe(true)
     await close(page)
   })
 
