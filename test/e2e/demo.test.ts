@@ -265,9 +265,15 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     }
   })
 
-  it('sets a primary integration', async () => {
+  it('sets a primary integration, its panel reached from the header without its title going under the header', async () => {
     const page = await openDemo(run, 'demo-user')
     const panel = page.locator('#integrations')
+    await panel.locator('li').first().waitFor()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).click()
+    await eventually(() => page.evaluate(() => scrollY)).toBeGreaterThan(0)
+    const headerBottom = await page.locator('.demo-header').evaluate((el) => el.getBoundingClientRect().bottom)
+    const titleTop = await panel.getByRole('heading', { level: 2 }).evaluate((el) => el.getBoundingClientRect().top)
+    expect(titleTop).toBeGreaterThanOrEqual(headerBottom)
     const makeBackup = panel.getByRole('button', { name: 'Make primary Backup email Development' })
     await makeBackup.click()
     await panel.getByRole('button', { name: 'Make primary SMTP relay Development' }).waitFor()
