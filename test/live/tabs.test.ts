@@ -108,7 +108,9 @@ describe.concurrent('tabs of one browser profile', () => {
     const closedAt = Date.now()
     const rest = tabs.filter((t) => t !== first)
     const led = await until('another tab looks', () => looking(rest, closedAt).length > 0, 8000)
-    expect(led - closedAt).toBeLessThan(3000)
+    // Its next beat (1 s) and a look; a silent leader is waited out for three beats first (below). Room for a
+    // loaded machine, where the pages' timers run late.
+    expect(led - closedAt).toBeLessThan(4000)
     await sleep(300)
     const second = await soleLeader(rest)
 

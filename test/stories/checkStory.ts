@@ -30,7 +30,7 @@ const SHOW_STORY = `(id) => new Promise((resolve) => {
     ['storyThrewException', (e) => finish({ ok: false, reason: 'threw: ' + (e && e.message) })],
     ['storyMissing', () => finish({ ok: false, reason: 'missing' })],
   ]
-  const timer = setTimeout(() => finish({ ok: false, reason: 'no storyRendered within 15 s' }), 15000)
+  const timer = setTimeout(() => finish({ ok: false, reason: 'no storyRendered within 30 s' }), 30000)
   function finish(outcome) {
     clearTimeout(timer)
     for (const [event, handler] of handlers) channel.off(event, handler)

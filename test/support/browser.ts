@@ -1,5 +1,8 @@
 import react from '@vitejs/plugin-react'
 import { chromium, type Browser } from 'playwright-core'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createServer, type InlineConfig, type ViteDevServer } from 'vite'
 import { afterAll, beforeAll } from 'vitest'
@@ -21,13 +24,21 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 }
 
-/** Starts a Vite dev server on a free loopback port; the caller closes it. */
+/**
+ * Starts a Vite dev server on a free loopback port; the caller closes it. Each server has a dependency cache of its
+ * own: two test files run at once, and servers of different roots sharing `node_modules/.vite` would each
+ * optimize it again for their own config, under the other's pages.
+ */
 export async function startVite(config: InlineConfig): Promise<{ server: ViteDevServer; url: string }> {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'inbox-kit-vite-'))
   const server = await createServer({
     logLevel: 'error',
+    cacheDir,
     ...config,
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, ...config.server },
   })
+  const close = server.close.bind(server)
+  server.close = () => close().finally(() => rmSync(cacheDir, { recursive: true, force: true }))
   await server.listen()
   const address = server.httpServer?.address()
   if (!address || typeof address === 'string') throw new Error('Vite did not report a port')
