@@ -25,20 +25,21 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Starts a Vite dev server on a free loopback port; the caller closes it. Each server has a dependency cache of its
- * own: two test files run at once, and servers of different roots sharing `node_modules/.vite` would each
- * optimize it again for their own config, under the other's pages.
+ * Starts a Vite dev server on a free loopback port; the caller closes it. Each server of a test page has a
+ * dependency cache of its own: two test files run at once, and servers of different roots sharing
+ * `node_modules/.vite` would each optimize it again for their own config, under the other's pages.
  */
 export async function startVite(config: InlineConfig): Promise<{ server: ViteDevServer; url: string }> {
-  const cacheDir = mkdtempSync(join(tmpdir(), 'inbox-kit-vite-'))
+  // Not for the demo's config, whose server lets the browser reach only the folders it names.
+  const cacheDir = config.root ? mkdtempSync(join(tmpdir(), 'inbox-kit-vite-')) : undefined
   const server = await createServer({
     logLevel: 'error',
-    cacheDir,
+    ...(cacheDir && { cacheDir }),
     ...config,
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, ...config.server },
   })
   const close = server.close.bind(server)
-  server.close = () => close().finally(() => rmSync(cacheDir, { recursive: true, force: true }))
+  if (cacheDir) server.close = () => close().finally(() => rmSync(cacheDir, { recursive: true, force: true }))
   await server.listen()
   const address = server.httpServer?.address()
   if (!address || typeof address === 'string') throw new Error('Vite did not report a port')
