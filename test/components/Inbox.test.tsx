@@ -116,6 +116,33 @@ describe('Inbox', () => {
     expect(changes).toEqual([false, true])
   })
 
+  it('gives focus back to the bell when the app closes the popover through open, not when focus moved on', async () => {
+    let setOpen: (open: boolean) => void = () => {}
+    function Controlled() {
+      const [open, set] = useState(true)
+      setOpen = set
+      return (
+        <>
+          <button type="button">Elsewhere</button>
+          <Inbox open={open} onOpenChange={set} />
+        </>
+      )
+    }
+    renderWithInbox(<Controlled />, { fixture: fixture() })
+    const dialog = await screen.findByRole('dialog')
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
+    act(() => setOpen(false))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Notifications/ }))
+    // Opened again, then focus moves to the app's own button before the app closes it: it stays there.
+    act(() => setOpen(true))
+    await screen.findByRole('dialog')
+    act(() => screen.getByRole('button', { name: 'Elsewhere' }).focus())
+    act(() => setOpen(false))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Elsewhere' }))
+  })
+
   it('keeps its open state per instance: two inboxes under one provider open on their own, defaultOpen per instance', async () => {
     const { user } = renderWithInbox(
       <>

@@ -146,6 +146,18 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
       addEventListener('resize', place)
       return () => removeEventListener('resize', place)
     }, [ctx.open, placement])
+    useIsoLayoutEffect(() => {
+      const el = content.current
+      if (!ctx.open || !el) return
+      // Closed by the app (its `open`, a link it routes in place) while focus was inside: focus would fall to the
+      // page's body, so it goes back to the trigger. Not when focus had already moved on (a press elsewhere).
+      return () => {
+        const doc = el.ownerDocument
+        const trigger = ctx.trigger.current
+        if ((el.contains(doc.activeElement) || doc.activeElement === doc.body) && trigger?.isConnected)
+          trigger.focus({ preventScroll: true })
+      }
+    }, [ctx.open])
     useDismissableLayer(content, {
       enabled: ctx.open,
       inside: () => [ctx.trigger.current],
