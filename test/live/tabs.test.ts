@@ -224,7 +224,9 @@ describe.concurrent('cadence, on the page clock', () => {
       const start = await clock()
       for (let t = 0; t < ms; t += step) {
         await context.clock.runFor(step)
-        await sleep(15)
+        // Real time for a look that came due to send its requests before the clock moves on (more than the few
+        // milliseconds a quiet machine needs: with two test files at once, 15 ms was sometimes not enough).
+        await sleep(60)
       }
       return start
     }
