@@ -50,12 +50,13 @@ describe('useMarkAll', () => {
       wrapper: h.wrapper,
     })
     await waitFor(() => expect(result.current.counts.unread).toBe(150))
-    // The reader scrolled through 10 pages of 20.
-    for (let i = 0; i < 40 && result.current.feed.items.length < 200; i++) {
+    // The reader scrolled through 10 pages of 20, each shown before the next is asked for.
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(20))
+    for (let shown = 40; shown <= 200; shown += 20) {
       await waitFor(() => expect(result.current.feed.hasMore).toBe(true))
       await act(() => result.current.feed.fetchNextPage())
+      await waitFor(() => expect(result.current.feed.items).toHaveLength(shown))
     }
-    expect(result.current.feed.items).toHaveLength(200)
     await settled(h.queryClient)
     const before = h.requests.length
     await act(() => result.current.all.markAll())
