@@ -71,19 +71,7 @@ describe('toNodeHandler with streamed answers', () => {
   })
 
   it('lets the proxy’s stream stop listening to the broker when its client disconnects', async () => {
-    const inner = createMemoryBroker()
-    let listening = 0
-    const broker: InboxEventBroker = {
-      ...inner,
-      async subscribe(subscriberId, listener) {
-        const stop = await inner.subscribe(subscriberId, listener)
-        listening++
-        return () => {
-          listening--
-          stop()
-        }
-      },
-    }
+    const { broker, listening } = countingBroker()
     const { proxy, bearer } = startProxy({ events: { broker, heartbeatMs: 60_000 } })
     const served = await serveOverHttp(proxy)
     servers.push(served)
@@ -91,27 +79,15 @@ describe('toNodeHandler with streamed answers', () => {
     const res = await response
     expect(res.statusCode).toBe(200)
     await new Promise((resolve) => res.once('data', resolve))
-    expect(listening).toBe(1)
+    expect(listening()).toBe(1)
     req.destroy()
-    await until(() => listening === 0)
+    await until(() => listening() === 0)
     // An event for them now reaches nobody and costs nothing.
     await proxy.notify(['user-1'])
   })
 
   it('drops the connection of a client that takes nothing once its stream is over, cut off or replaced', async () => {
-    const inner = createMemoryBroker()
-    let listening = 0
-    const broker: InboxEventBroker = {
-      ...inner,
-      async subscribe(subscriberId, listener) {
-        const stop = await inner.subscribe(subscriberId, listener)
-        listening++
-        return () => {
-          listening--
-          stop()
-        }
-      },
-    }
+    const { broker, listening } = countingBroker()
     const { proxy, bearer } = startProxy({
       events: { broker, heartbeatMs: 60_000, maxStreamsPerSubscriber: 1, maxQueuedBytes: 100_000 },
     })
@@ -125,7 +101,7 @@ describe('toNodeHandler with streamed answers', () => {
       socket.on('error', () => {})
       socket.pause()
       socket.write(`GET /api/inbox/events HTTP/1.1\r\nhost: app.test\r\nauthorization: ${authorization}\r\n\r\n`)
-      await until(() => served.sockets.length > before && listening === 1)
+      await until(() => served.sockets.length > before && listening() === 1)
       return { client: socket, server: served.sockets[before]! }
     }
     // 26 kB an event: several fit in the proxy's queue.
@@ -150,7 +126,7 @@ describe('toNodeHandler with streamed answers', () => {
 
     // Cut off for not reading: its queue filled.
     await fill(next.server)
-    while (listening > 0) await proxy.notify(['user-1'], event)
+    while (listening() > 0) await proxy.notify(['user-1'], event)
     await until(() => next.server.destroyed)
     replaced.client.destroy()
     next.client.destroy()
@@ -168,3 +144,21 @@ describe('toNodeHandler with streamed answers', () => {
     expect(body).toHaveLength(100_000)
   })
 })
+
+/** A memory broker that counts the streams listening to it. */
+function countingBroker(): { broker: InboxEventBroker; listening: () => number } {
+  const inner = createMemoryBroker()
+  let listening = 0
+  const broker: InboxEventBroker = {
+    ...inner,
+    async subscribe(subscriberId, listener) {
+      const stop = await inner.subscribe(subscriberId, listener)
+      listening++
+      return () => {
+        listening--
+        stop()
+      }
+    },
+  }
+  return { broker, listening: () => listening }
+}
