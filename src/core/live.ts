@@ -17,6 +17,7 @@ import { focusManager, onlineManager } from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
 import type { CountData } from './keys'
+import { importOnline, whenOnline } from './sync'
 import type { InboxSync, TabMessage, Trouble } from './sync'
 import { troubleKind } from './trouble'
 
@@ -84,7 +85,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   // The code of the first refresh (the ledger, with its folding), fetched now, while the app's server is known
   // to answer: Chromium never fetches a module again once fetching it failed, so a first look during a short
   // outage (or after a deploy that removed the old files) would leave the bell without it for the page's life.
-  void import('./ledger').catch(() => {})
+  void importOnline(() => import('./ledger')).catch(() => {})
 
   const post = (message: TabMessage) => {
     try {
@@ -315,28 +316,31 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     if (options().stream !== false && client.options && typeof ReadableStream === 'function') {
       let stop: (() => void) | undefined
       unstream = () => ((stop?.(), (stop = undefined)), (unstream = () => {}))
-      void import('./stream').then((m) => {
-        if (!leading || stopped || stop !== undefined) return
-        stop = m.openStream(client.options as never, {
-          open: () => ((streaming = true), store.setState({ source: 'stream' }), plan()),
-          // Refused with fresh credentials: a look says so (signed out), and the stream opens again after one that works.
-          closed: (refused) => (
-            (streaming = false),
-            store.setState({ source: 'poll' }),
-            refused ? ((relisten = true), soon()) : plan()
-          ),
-          // `reset`: events were lost, look at everything. Anything else: news (`ready` says live from here).
-          event: (event) => {
-            if (event === 'ready') return
-            reset ||= event === 'reset'
-            if (activity().visible) {
-              // Events that come together make one look, and a flood of them one a second.
-              clearTimeout(nudged)
-              nudged = setTimeout(() => void look(), Math.max(20, lastLook + 1000 - Date.now()))
-            } else missed = true
-          },
-        })
-      })
+      void importOnline(() => import('./stream')).then(
+        (m) => {
+          if (!leading || stopped || stop !== undefined) return
+          stop = m.openStream(client.options as never, {
+            open: () => ((streaming = true), store.setState({ source: 'stream' }), plan()),
+            // Refused with fresh credentials: a look says so (signed out), and the stream opens again after one that works.
+            closed: (refused) => (
+              (streaming = false),
+              store.setState({ source: 'poll' }),
+              refused ? ((relisten = true), soon()) : plan()
+            ),
+            // `reset`: events were lost, look at everything. Anything else: news (`ready` says live from here).
+            event: (event) => {
+              if (event === 'ready') return
+              reset ||= event === 'reset'
+              if (activity().visible) {
+                // Events that come together make one look, and a flood of them one a second.
+                clearTimeout(nudged)
+                nudged = setTimeout(() => void look(), Math.max(20, lastLook + 1000 - Date.now()))
+              } else missed = true
+            },
+          })
+        },
+        () => (relisten = true),
+      )
     }
   }
 
@@ -364,9 +368,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     off.push(() => (abort.abort(), release()))
   } else {
     let unelect: (() => void) | undefined
-    void import('./elect').then((m) => {
-      if (!stopped) unelect = m.elect(post, (l) => sync.listen(l), lead, follow)
-    })
+    const elect = () =>
+      void importOnline(() => import('./elect')).then(
+        (m) => void (stopped || (unelect = m.elect(post, (l) => sync.listen(l), lead, follow))),
+        () => whenOnline(elect),
+      )
+    elect()
     off.push(() => unelect?.())
   }
   off.push(follow)

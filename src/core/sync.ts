@@ -9,6 +9,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query'
 import { createStore, type StoreApi } from 'zustand/vanilla'
+import { NetworkError } from '../api/errors'
 import type { FeedItem, InboxClient, JsonObject, MarkAs } from '../api/types'
 import { marked, matches, type Flags } from './items'
 import { countFilter, fetchCount, inboxKeys, type CountData, type CountKind } from './keys'
@@ -80,6 +81,19 @@ export function flagsAfter(item: FeedItem<JsonObject>, writes: readonly Write[])
 export const emptiedBy = (f: { read?: boolean; seen?: boolean }, markAs: MarkAs) =>
   f.seen === false || (markAs === 'read' && f.read === false)
 
+/**
+ * `import()` of a part of the kit that loads after the first render, refused at once while the browser is
+ * offline: Chromium keeps a failed `import()` failed for the page's life (HTML no longer asks that of browsers,
+ * but they still do), so a fetch tried during an outage would never work once the network came back.
+ */
+export const importOnline = <T>(load: () => Promise<T>): Promise<T> =>
+  typeof navigator === 'object' && navigator.onLine === false
+    ? Promise.reject(new NetworkError(new Error('The browser is offline.')))
+    : load()
+
+/** Calls `f` the next time the browser comes back online. */
+export const whenOnline = (f: () => void): void => addEventListener('online', f, { once: true })
+
 /** One provider's sync object; see the module's comment. */
 // An interface, not an alias: declarations name it rather than spell out its members.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- see above
@@ -124,7 +138,7 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
 
     /** The ledger with its folding of answers (what a refresh needs), loaded (once) when first asked for. */
     ledger: (): Promise<Ledger> =>
-      (ledger ??= import('./ledger')
+      (ledger ??= importOnline(() => import('./ledger'))
         .then((m) => {
           const l = m.ledgerOf(sync)
           return l.ready().then(() => l)

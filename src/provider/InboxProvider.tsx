@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { createSubscriberClient } from '../api/client'
 import type { FeedItem, InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
 import { inboxKeys } from '../core/queries'
-import { createInboxSync } from '../core/sync'
+import { createInboxSync, importOnline, whenOnline } from '../core/sync'
 import type { InboxMessages } from '../i18n/types'
 import { InboxContext, type InboxScope, type InboxTheme } from './context'
 
@@ -175,16 +175,25 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     if (!active || typeof window !== 'object') return
     let stop: (() => void) | undefined
     let gone = false
-    void import('../core/live').then(({ startLive }) => {
-      if (!gone)
-        stop = startLive(sync, () => ({
-          interval: pollInterval,
-          stream,
-          onNotification: latest.current.onNotification,
-          onAuthError: latest.current.onAuthError,
-          appBadge: latest.current.appBadge,
-        }))
-    })
+    const start = (): void =>
+      void (
+        gone ||
+        importOnline(() => import('../core/live')).then(
+          ({ startLive }) => {
+            if (!gone)
+              stop = startLive(sync, () => ({
+                interval: pollInterval,
+                stream,
+                onNotification: latest.current.onNotification,
+                onAuthError: latest.current.onAuthError,
+                appBadge: latest.current.appBadge,
+              }))
+          },
+          // Offline, or the server did not answer: at the next sign that the network is back.
+          () => whenOnline(start),
+        )
+      )
+    start()
     return () => {
       gone = true
       stop?.()

@@ -215,3 +215,56 @@ describe("the app's rules for elements", () => {
     await page.close()
   })
 })
+
+describe("the inbox's code on a flaky network", () => {
+  it('waits for the network to come back before fetching the popover, and then opens it by itself', async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 700 } })
+    const page = await context.newPage()
+    const fetched: string[] = []
+    page.on('request', (r) => fetched.push(r.url()))
+    await page.goto(`${url}/?css=`)
+    await page.locator('.inbox-bell[data-count]').waitFor()
+    // What loads right after the first render is there (the live loop, the ledger).
+    await page.waitForLoadState('networkidle')
+    await context.setOffline(true)
+    await page.locator('.inbox-bell').click()
+    await page.getByRole('alert').getByRole('button', { name: 'Try again' }).waitFor()
+    expect(fetched.filter((u) => u.includes('/popover.tsx'))).toEqual([])
+    await context.setOffline(false)
+    await page.getByRole('dialog').waitFor()
+    await context.close()
+  })
+
+  it('starts looking for news only once a page that opened offline is back online', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+    // The browser says it is offline until the test says otherwise.
+    await page.addInitScript(() =>
+      Object.defineProperty(navigator, 'onLine', { get: () => !!(window as { online?: boolean }).online }),
+    )
+    const fetched: string[] = []
+    page.on('request', (r) => fetched.push(r.url()))
+    await page.goto(`${url}/?css=`)
+    await page.locator('.inbox-bell[data-count]').waitFor()
+    await page.waitForLoadState('networkidle')
+    const live = () => fetched.filter((u) => /\/core\/(live|ledger)\.ts/.test(u))
+    expect(live()).toEqual([])
+    await page.evaluate(() => {
+      ;(window as { online?: boolean }).online = true
+      dispatchEvent(new Event('online'))
+    })
+    await expect.poll(live).toHaveLength(2)
+    await page.close()
+  })
+
+  it('says so in the settings view when their code cannot be fetched, and keeps the app and the inbox', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+    await page.route(/\/PreferencesPanel\.tsx(\?|$)/, (route) => route.abort())
+    await page.goto(`${url}/?css=`)
+    await page.locator('.inbox-bell[data-count]').waitFor()
+    await page.locator('.inbox-bell').click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Notification settings' }).click()
+    await page.getByRole('dialog').getByRole('alert').getByRole('button', { name: 'Try again' }).waitFor()
+    await expect.poll(() => page.locator('#bar strong').textContent()).toBe('App')
+    await page.close()
+  })
+})

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useRef, useState } from 'react'
+import { forwardRef, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes, RefObject } from 'react'
 import type { JsonObject } from '../../api/types'
@@ -10,6 +10,7 @@ import { PANEL_KEYS } from './panelProps'
 import { Bell } from '../Bell/Bell'
 import { renderRoot, triggerProps, useRoot, useRootState } from './root'
 import { useCoreUI } from '../internal/uiCore'
+import { loader, useLoaded } from '../internal/lazy'
 import type { ToasterProps } from '../Toaster/Toaster'
 import type { InboxPlacement } from './root'
 import type { PopoverProps } from './popover'
@@ -187,36 +188,4 @@ function LazyToaster(props: ToasterProps): ReactElement | null {
         document.body,
       )
     : null
-}
-
-/** A module fetched on demand; `module` is set once it is there. */
-interface Loader<T> {
-  load: () => Promise<T>
-  module?: T | undefined
-}
-
-function loader<T>(load: () => Promise<T>): Loader<T> {
-  const l: Loader<T> = { load: () => load().then((m) => (l.module = m)) }
-  return l
-}
-
-/**
- * The module, at once when it is already there; else fetched, rendering again when it comes. Also whether
- * fetching it failed, and a function that tries again.
- */
-function useLoaded<T>(l: Loader<T>): [T | undefined, boolean, () => void] {
-  const [state, setState] = useState<{ module?: T; failed?: boolean }>({})
-  const module = state.module ?? l.module
-  useEffect(() => {
-    if (module || state.failed) return
-    let live = true
-    l.load().then(
-      (m) => live && setState({ module: m }),
-      () => live && setState({ failed: true }),
-    )
-    return () => {
-      live = false
-    }
-  }, [l, module, state.failed])
-  return [module, !!state.failed, () => setState({})]
 }

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { KeyboardEvent, ReactElement, ReactNode } from 'react'
 import type { FeedItem, JsonObject } from '../../api/types'
 import { formatCount } from '../../i18n'
@@ -9,16 +9,16 @@ import type { FeedProps } from '../Feed/Feed'
 import type { ViewportRect } from '../Feed/useVirtualRows'
 import { BACK, CHECK_ALL, SETTINGS } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
-import { ErrorBanner, iconButton, Skeleton } from '../internal/parts'
+import { ErrorBanner, iconButton, Skeleton, StateMessage } from '../internal/parts'
+import { loader, useLoaded } from '../internal/lazy'
 import { useUI } from '../internal/ui'
 
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
 import type { InboxTab } from './InboxTabs'
 import { InboxClose, InboxHeader, useInRoot } from './parts'
 
-const loadSettings = () => import('../PreferencesPanel/PreferencesPanel')
-const PreferencesPanel = /* @__PURE__ */ lazy(() => loadSettings().then((m) => ({ default: m.PreferencesPanel })))
-const preload = () => void loadSettings().catch(() => {})
+const settingsCode = /* @__PURE__ */ loader(() => import('../PreferencesPanel/PreferencesPanel'))
+const preload = () => void settingsCode.load().catch(() => {})
 
 /** What the feed and settings views of every inbox shape (popover, inline, page) take. */
 export interface InboxPanelProps<P extends JsonObject = JsonObject> {
@@ -186,12 +186,33 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
         </>
       ) : (
         <div {...c('inbox-popover__panel')} data-scroll="">
-          <Suspense fallback={<Skeleton c={c} label={m.loading} rows={3} lines={2} />}>
-            <PreferencesPanel />
-          </Suspense>
+          <Settings />
           {settings}
         </div>
       )}
     </>
+  )
+}
+
+/**
+ * The preferences once their code is there, a skeleton until then; if it could not be fetched, says so with a
+ * button that tries again (offline, it tries again by itself once back online).
+ */
+function Settings(): ReactElement {
+  const { m, c } = useUI('InboxPanel')
+  const [loaded, failed, retry] = useLoaded(settingsCode)
+  if (loaded) return <loaded.PreferencesPanel />
+  const online = navigator.onLine
+  return failed ? (
+    <StateMessage
+      c={c}
+      state="error"
+      title={m.preferencesLoadError}
+      body={online ? undefined : m.troubleOffline}
+      action={online ? { label: m.retry, onClick: retry } : undefined}
+      kind={online ? undefined : 'offline'}
+    />
+  ) : (
+    <Skeleton c={c} label={m.loading} rows={3} lines={2} />
   )
 }
