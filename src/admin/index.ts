@@ -9,6 +9,7 @@
 import { QueryClient, queryOptions, useMutation, useQuery } from '@tanstack/react-query'
 import { createContext, createElement, useCallback, useContext, useMemo, useState, type ReactNode } from 'react'
 import { createInboxClient } from '../api/client'
+import { randomKey } from '../api/encoding'
 import type {
   BulkTriggerBody,
   CountedCursorPage,
@@ -135,6 +136,33 @@ function useAdmin(name: string) {
   }
 }
 
+/**
+ * What each write of the hooks below takes beside its body, as the client's calls do. `idempotencyKey` is sent
+ * as `Idempotency-Key`: the service applies a write once per key and answers a repeat with the first answer.
+ */
+interface WriteOptions {
+  /**
+   * The key of this write, at most 255 characters. Without one, each call makes its own, kept through every retry
+   * of that call (the client's and React Query's). Pass your own when your screen may send the same write again
+   * in a new call (a "Try again" after a dropped connection): make it once per intended write, e.g. with
+   * `crypto.randomUUID()` when the form is filled in, and send the same key and the same body each time. The
+   * service keeps a key's answer for 24 hours, refusals (4xx) included, and refuses the same key with another body
+   * (422): once the body changes, make a new key.
+   */
+  idempotencyKey?: string | undefined
+}
+
+/** A write's variables as its mutation sees them: the key is made once per call, not per attempt. */
+interface Keyed<T> {
+  input: T
+  idempotencyKey: string
+}
+
+const keyed = <T>(input: T, options: WriteOptions | undefined): Keyed<T> => ({
+  input,
+  idempotencyKey: options?.idempotencyKey ?? randomKey(),
+})
+
 /** What {@link useActiveIntegrations} returns. */
 export interface UseActiveIntegrationsResult {
   /** Every active integration of the organization, all environments and channels. */
@@ -183,8 +211,11 @@ export function applySetPrimary<T extends Integration>(list: T[], integrationId:
 
 /** What {@link useSetPrimaryIntegration} returns. */
 export interface UseSetPrimaryIntegrationResult {
-  /** Makes an email or sms integration primary; resolves with the service's answer, rejects on failure. */
-  setPrimary: (integrationId: string) => Promise<PrimaryIntegration>
+  /**
+   * Makes an email or sms integration primary; resolves with the service's answer, rejects on failure. Each call
+   * sends one idempotency key, its own unless `options.idempotencyKey` is given (see {@link useTrigger}).
+   */
+  setPrimary: (integrationId: string, options?: WriteOptions) => Promise<PrimaryIntegration>
   isPending: boolean
   error: Error | null
   reset: () => void
@@ -206,14 +237,14 @@ export function useSetPrimaryIntegration(): UseSetPrimaryIntegrationResult {
     {
       mutationKey: [...key, 'setPrimary'],
       scope: { id: key.join('\u0000') },
-      onMutate: async (integrationId: string) => {
+      onMutate: async ({ input: integrationId }: Keyed<string>) => {
         await queryClient.cancelQueries({ queryKey: key })
         const before = queryClient.getQueryData<Integration[]>(key)
         if (before) queryClient.setQueryData(key, applySetPrimary(before, integrationId))
         return before
       },
-      mutationFn: (integrationId: string) => client.setPrimaryIntegration(integrationId),
-      onError: (_error, _id, before) => {
+      mutationFn: ({ input, idempotencyKey }: Keyed<string>) => client.setPrimaryIntegration(input, { idempotencyKey }),
+      onError: (_error, _variables, before) => {
         // Restored only when no later call laid its own change over it; the refetch settles the rest.
         if (before && queryClient.isMutating({ mutationKey: [...key, 'setPrimary'] }) === 1)
           queryClient.setQueryData(key, before)
@@ -222,8 +253,13 @@ export function useSetPrimaryIntegration(): UseSetPrimaryIntegrationResult {
     },
     queryClient,
   )
+  const { mutateAsync } = mutation
+  const setPrimary = useCallback(
+    (integrationId: string, options?: WriteOptions) => mutateAsync(keyed(integrationId, options)),
+    [mutateAsync],
+  )
   return {
-    setPrimary: mutation.mutateAsync,
+    setPrimary,
     isPending: mutation.isPending,
     error: mutation.error,
     reset: mutation.reset,
@@ -244,8 +280,11 @@ function mayReach(to: Recipient | Recipient[] | undefined, subscriberId: string)
 
 /** What {@link useTrigger} returns. */
 export interface UseTriggerResult<P extends JsonObject = JsonObject> {
-  /** Triggers a workflow; resolves with the result (`status` says whether it was processed), rejects on failure. */
-  trigger: (body: TriggerBody<P>) => Promise<TriggerResult>
+  /**
+   * Triggers a workflow; resolves with the result (`status` says whether it was processed), rejects on failure.
+   * Each call sends one idempotency key, its own unless `options.idempotencyKey` is given.
+   */
+  trigger: (body: TriggerBody<P>, options?: WriteOptions) => Promise<TriggerResult>
   /** The latest result. */
   data?: TriggerResult | undefined
   isPending: boolean
@@ -257,23 +296,40 @@ export interface UseTriggerResult<P extends JsonObject = JsonObject> {
  * Triggers a workflow. When the current subscriber may be a recipient, the inbox looks for news once
  * the service answered.
  *
+ * Each call of `trigger` carries one `Idempotency-Key` through all its attempts: the client's retries and, when
+ * the QueryClient retries mutations, React Query's. A request whose answer was lost (the connection dropped after
+ * the service took it) is then sent again under the same key, and the service answers with the first result
+ * instead of sending the notification twice. A new call makes a new key, so a screen that lets its user send
+ * again after a failure passes its own `idempotencyKey`, the same for every try of one notification.
+ *
  * @example
  * const { trigger } = useTrigger<{ orderId: string }>()
  * await trigger({ name: 'order-shipped', to: 'user-1', payload: { orderId: '42' } })
+ *
+ * @example
+ * // One key per notification meant, kept across "Try again" (send the same body with it)
+ * const [key, setKey] = useState(() => crypto.randomUUID())
+ * await trigger(body, { idempotencyKey: key })
+ * setKey(crypto.randomUUID()) // sent: the next one is another notification
  */
 export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResult<P> {
   const { client, queryClient, sync, subscriberId } = useAdmin('useTrigger')
   const mutation = useMutation(
     {
-      mutationFn: (body: TriggerBody<P>) => client.trigger(body),
-      onSuccess: (result, body) => {
-        if (sync && result.status === 'processed' && mayReach(body.to, subscriberId)) return ledgerOf(sync).refresh()
+      mutationFn: ({ input, idempotencyKey }: Keyed<TriggerBody<P>>) => client.trigger(input, { idempotencyKey }),
+      onSuccess: (result, { input }) => {
+        if (sync && result.status === 'processed' && mayReach(input.to, subscriberId)) return ledgerOf(sync).refresh()
       },
     },
     queryClient,
   )
+  const { mutateAsync } = mutation
+  const trigger = useCallback(
+    (body: TriggerBody<P>, options?: WriteOptions) => mutateAsync(keyed(body, options)),
+    [mutateAsync],
+  )
   return {
-    trigger: mutation.mutateAsync,
+    trigger,
     ...(mutation.data ? { data: mutation.data } : {}),
     isPending: mutation.isPending,
     error: mutation.error,
@@ -283,8 +339,12 @@ export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResul
 
 /** What {@link useBulkTrigger} returns. */
 export interface UseBulkTriggerResult<P extends JsonObject = JsonObject> {
-  /** Triggers 1–100 events; resolves with one result per event in order, rejects when the request fails. */
-  bulkTrigger: (body: BulkTriggerBody<P>) => Promise<TriggerResult[]>
+  /**
+   * Triggers 1–100 events; resolves with one result per event in order, rejects when the request fails. Each call
+   * sends one idempotency key for the whole request, its own unless `options.idempotencyKey` is given (see
+   * {@link useTrigger}).
+   */
+  bulkTrigger: (body: BulkTriggerBody<P>, options?: WriteOptions) => Promise<TriggerResult[]>
   /** The latest results. */
   data?: TriggerResult[] | undefined
   isPending: boolean
@@ -304,16 +364,22 @@ export function useBulkTrigger<P extends JsonObject = JsonObject>(): UseBulkTrig
   const { client, queryClient, sync, subscriberId } = useAdmin('useBulkTrigger')
   const mutation = useMutation(
     {
-      mutationFn: (body: BulkTriggerBody<P>) => client.bulkTrigger(body),
-      onSuccess: (results, body) => {
-        if (sync && body.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId)))
+      mutationFn: ({ input, idempotencyKey }: Keyed<BulkTriggerBody<P>>) =>
+        client.bulkTrigger(input, { idempotencyKey }),
+      onSuccess: (results, { input }) => {
+        if (sync && input.events.some((e, i) => results[i]?.status === 'processed' && mayReach(e.to, subscriberId)))
           return ledgerOf(sync).refresh()
       },
     },
     queryClient,
   )
+  const { mutateAsync } = mutation
+  const bulkTrigger = useCallback(
+    (body: BulkTriggerBody<P>, options?: WriteOptions) => mutateAsync(keyed(body, options)),
+    [mutateAsync],
+  )
   return {
-    bulkTrigger: mutation.mutateAsync,
+    bulkTrigger,
     ...(mutation.data ? { data: mutation.data } : {}),
     isPending: mutation.isPending,
     error: mutation.error,
