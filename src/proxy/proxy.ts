@@ -44,6 +44,22 @@ export interface InboxProxyOptions<C = unknown> {
   rateLimit?: (RateLimitRule & { store?: RateLimitStore }) | false | undefined
   /** @default globalThis.fetch */
   fetch?: typeof fetch | undefined
+  /**
+   * Told each time the proxy itself fails a request, for your logs or error reporting: the service unreachable or
+   * its connection dropped (502), too slow (504) or answering with a redirect (502); `authenticate` throwing (500);
+   * the event broker failing (503). `error.status` is the status the browser gets, `error.message` says what
+   * failed and where (method and upstream URL, the API key redacted), `error.cause` is what was thrown underneath
+   * (fetch's error, whose own `cause` holds a code such as `ECONNREFUSED`; what `authenticate` threw). `request` is
+   * the browser's request, its body already read.
+   *
+   * Called synchronously before the answer is sent; it cannot change that answer, and what it throws (or, for an
+   * async function, rejects with) is ignored. Not called for the service's own errors, which are relayed as they
+   * came, nor for a browser that went away before the service answered.
+   *
+   * @example
+   * onError: (error, request) => console.error(`inbox proxy ${error.status} for ${request.url}:`, error)
+   */
+  onError?: ((error: Error & { status: number }, request: Request) => void) | undefined
   /** Turns on the event stream (`GET {basePath}/events`) and the ways events come in; see {@link InboxEventsOptions}. */
   events?: InboxEventsOptions | undefined
 }
@@ -344,7 +360,8 @@ export interface InboxProxyHandler<C = unknown> {
  * another subscriber's id → 403 naming `subscriberId`, in the same words whoever it names; any other
  * operation → 403 naming the method and path it does not forward; a body over `maxBodyBytes` → 413, or not
  * sent within `timeout` → 408; an Idempotency-Key over 255 characters → 400; more than `rateLimit` requests
- * of one subscriber → 429; the service unreachable → 502, too slow → 504.
+ * of one subscriber → 429; the service unreachable → 502, too slow → 504 (both told to `onError`, with the
+ * proxy's other failures of its own).
  * Writes must be JSON (else 415), and no request may come from another site (`Sec-Fetch-Site: cross-site`,
  * else 403), so that a session cookie cannot be ridden by another site's form, image or script.
  *
@@ -407,6 +424,26 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   }
 
   const events = options.events && eventsSetup(options.events, timeout)
+
+  /**
+   * `onError` told of a failure of the proxy's own; `message` says what failed, the messages of `cause`'s chain
+   * are added to it. Whatever the callback throws or rejects with is dropped: the answer goes out as it would.
+   */
+  function report(request: Request, status: number, message: string, cause?: unknown) {
+    if (!options.onError) return
+    const causes: string[] = []
+    for (let c = cause, n = 0; c instanceof Error && n < 5; c = c.cause, n++) causes.push(c.message)
+    const text = redact(causes.length ? `${message}: ${causes.join(': ')}` : message)
+    try {
+      const returned: unknown = options.onError(
+        Object.assign(new Error(text, cause === undefined ? {} : { cause }), { status }),
+        request,
+      )
+      if (returned instanceof Promise) returned.catch(() => {})
+    } catch {
+      // The app's logging failed; the browser still gets its answer.
+    }
+  }
 
   /** Reads a body within `maxBodyBytes` and `timeout`, or answers why not. */
   async function bodyOf(request: Request, path: string): Promise<Uint8Array | null | Response> {
@@ -475,12 +512,14 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       if (!(await within(setup.broker.claim(key, 2 * WEBHOOK_TOLERANCE_MS), timeout))) {
         return errorResponse(401, path, `The webhook ${id} was already received: a webhook-id counts once.`)
       }
-    } catch {
+    } catch (error) {
+      report(request, 503, `The event broker failed to record webhook ${id}`, error)
       return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
     }
     try {
       await within(setup.broker.publish([message.subscriberId], message.event), timeout)
-    } catch {
+    } catch (error) {
+      report(request, 503, `The event broker failed to publish webhook ${id}`, error)
       await within(setup.broker.release(key), timeout).catch(() => {})
       return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
     }
@@ -514,7 +553,8 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     let auth: AuthenticateResult
     try {
       auth = await options.authenticate(request, context)
-    } catch {
+    } catch (error) {
+      report(request, 500, 'authenticate threw', error)
       return errorResponse(500, path, 'Could not check who is signed in.')
     }
     const who = typeof auth === 'string' ? { subscriberId: auth } : auth
@@ -545,7 +585,8 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       if (request.method === 'HEAD') return new Response(null, { status: 200, headers: STREAM_HEADERS })
       try {
         return await events.streams.start(request, subscriberId, expiresAt)
-      } catch {
+      } catch (error) {
+        report(request, 503, 'The event broker failed to start an event stream', error)
         return errorResponse(503, path, 'Could not reach the event broker.', { 'retry-after': '5' })
       }
     }
@@ -635,16 +676,30 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
         signal: controller.signal,
       })
       text = await response.text()
-    } catch {
-      return timedOut
-        ? errorResponse(504, path, 'The notification service did not answer in time.')
-        : errorResponse(502, path, 'Could not reach the notification service.')
+    } catch (error) {
+      if (timedOut) {
+        report(
+          request,
+          504,
+          `The notification service did not answer ${route.method} ${target.href} within ${timeout} ms`,
+        )
+        return errorResponse(504, path, 'The notification service did not answer in time.')
+      }
+      // A browser that went away aborted the request itself: nothing failed on this side.
+      if (!request.signal.aborted)
+        report(request, 502, `Could not reach the notification service for ${route.method} ${target.href}`, error)
+      return errorResponse(502, path, 'Could not reach the notification service.')
     } finally {
       clearTimeout(timer)
       request.signal.removeEventListener('abort', onAbort)
     }
     // A redirect from the service would send the browser to it directly; the proxy does not relay one.
     if (response.status >= 300 && response.status < 400) {
+      report(
+        request,
+        502,
+        `The notification service answered ${route.method} ${target.href} with a redirect (${response.status} to ${response.headers.get('location') ?? 'nowhere'})`,
+      )
       return errorResponse(502, path, 'The notification service answered with a redirect.')
     }
     const out = new Headers({ 'cache-control': 'no-store' })
