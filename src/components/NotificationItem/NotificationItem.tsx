@@ -4,13 +4,14 @@ import type { FeedItem, JsonObject, MessageButton } from '../../api/types'
 import { useStore } from 'zustand'
 import { useNow } from '../internal/clock'
 import { compose } from '../internal/events'
-import { ALERT, CHECK, ENVELOPE, ENVELOPE_OPEN } from '../internal/glyphs'
+import { ALERT, ENVELOPE, ENVELOPE_OPEN } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { button, iconButton, ItemTime } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
 import { plain } from '../internal/text'
 import { safeUrl } from '../internal/url'
+import { itemActions } from './actions'
 import { Avatar } from './Avatar'
 
 /** Called when the reader follows an item's link; `preventDefault()` keeps the browser from navigating (for a SPA router). */
@@ -144,9 +145,6 @@ export const NotificationItem = /* @__PURE__ */ memo(
     const subject = plain(item.subject ?? '')
     const title = subject || plain(item.content)
     const body = subject ? plain(item.content) : ''
-    const action = item.cta?.action
-    const buttons = action?.buttons ?? []
-    const done = action?.status === 'done'
     const titleId = `${id}-title`
     const bodyId = `${id}-body`
     const toggleLabel = read ? m.markAsUnread : m.markAsRead
@@ -209,22 +207,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
                   {renderBody ? renderBody(item) : body}
                 </div>
               )}
-              {done ? (
-                <p {...c('inbox-item__done')}>
-                  {icon(CHECK, { width: 14, height: 14 })}
-                  <span>
-                    {plain(buttons.find((b) => b.type === action.result?.type)?.resultContent ?? '') || m.actionDone}
-                  </span>
-                </p>
-              ) : (
-                buttons.length > 0 && (
-                  <div {...c('inbox-item__actions')}>
-                    {buttons.map((b, i) =>
-                      button(c, b.type, (event) => onAction?.(b, item, event), plain(b.content), undefined, i),
-                    )}
-                  </div>
-                )
-              )}
+              {itemActions(c, 'inbox-item', item, onAction, m.actionDone)}
               {failure && (
                 <p {...c('inbox-item__error')}>
                   {icon(ALERT, { width: 14, height: 14 })}
