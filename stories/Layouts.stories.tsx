@@ -120,7 +120,7 @@ function PageInbox({ pick }: { pick?: boolean }) {
   )
 }
 
-/** A full page: the list beside the selected notification's detail. */
+/** A full page: the list beside the selected notification's detail, with its action buttons. */
 export const PageWide: Story = { parameters: threads, render: () => <PageInbox pick /> }
 
 /** Under 640 px the page shows one pane at a time; the detail has a back button. */

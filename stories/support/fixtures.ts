@@ -1,5 +1,6 @@
 import { DEMO_SUBSCRIBER_ID, demoFixture } from '../../server'
 import type { Fixture, FixtureMessage } from '../../server'
+import type { MessageButton } from '../../src/client'
 
 /** The subscriber every story is signed in as. */
 export const STORY_SUBSCRIBER = DEMO_SUBSCRIBER_ID
@@ -49,11 +50,15 @@ export function longFeedFixture(count = 10_000): Fixture {
   return { ...demoFixture, messages }
 }
 
-const THREADED = [
+const THREADED: { subject: string; content: string; pr?: number; buttons?: MessageButton[] }[] = [
   { subject: 'New comment on PR #12', content: '**Ada** asked: can we keep the `retry` flag?', pr: 12 },
   {
     subject: 'Deploy finished',
     content: 'Production is on **v2.4.1**.\n\n- 3 services restarted\n- [See the log](https://ci.example/runs/88)',
+    buttons: [
+      { type: 'primary', content: 'Keep v2.4.1' },
+      { type: 'secondary', content: 'Roll back' },
+    ],
   },
   { subject: 'New comment on PR #12', content: '_Sam_ replied: yes, with a limit of 3.', pr: 12 },
   { subject: 'Invoice paid', content: 'Invoice **#2041** was paid: *$1,200.00*.' },
@@ -63,7 +68,10 @@ const THREADED = [
   { subject: 'Weekly report', content: 'Your **weekly report** is ready:\n1. 14 issues closed\n2. 3 releases' },
 ]
 
-/** Comments on two pull requests (threads by `payload.pr`) among other notifications, bodies in Markdown. */
+/**
+ * Comments on two pull requests (threads by `payload.pr`) among other notifications, bodies in Markdown; the
+ * deploy (the second item, which the page stories open) has action buttons.
+ */
 export function threadedFixture(): Fixture {
   const now = Date.now()
   const messages: FixtureMessage[] = THREADED.map((m, i) => ({
@@ -74,7 +82,11 @@ export function threadedFixture(): Fixture {
     content: m.content,
     read: i >= 4,
     seen: i >= 4,
-    cta: { type: 'redirect', data: { url: `/items/${i}` } },
+    cta: {
+      type: 'redirect',
+      data: { url: `/items/${i}` },
+      ...(m.buttons ? { action: { status: 'pending', buttons: m.buttons } } : {}),
+    },
     ...(m.pr ? { payload: { pr: m.pr } } : {}),
   }))
   return { ...demoFixture, messages }

@@ -7,7 +7,7 @@ import { Feed } from '../../src/components/Feed/Feed'
 import { clockSubscriberCount } from '../../src/components/internal/clock'
 import { NotificationItem } from '../../src/components/NotificationItem/NotificationItem'
 import type { ItemHelpers } from '../../src/components/NotificationItem/NotificationItem'
-import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import { ACTION_MESSAGES, buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import type { FixtureMessage } from '../support/fixtures'
 import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
 
@@ -136,30 +136,7 @@ describe('NotificationItem', () => {
   })
 
   it('shows action buttons, calls onAction, and shows a done action', async () => {
-    const { setup, items } = await itemsFor([
-      {
-        subject: 'Invite',
-        cta: {
-          action: {
-            status: 'pending',
-            buttons: [
-              { type: 'primary', content: 'Accept' },
-              { type: 'secondary', content: 'Decline' },
-            ],
-          },
-        },
-      },
-      {
-        subject: 'Answered',
-        cta: {
-          action: {
-            status: 'done',
-            buttons: [{ type: 'primary', content: 'Accept', resultContent: 'Accepted' }],
-            result: { type: 'primary' },
-          },
-        },
-      },
-    ])
+    const { setup, items } = await itemsFor(ACTION_MESSAGES)
     const onAction = vi.fn()
     const { user, container } = renderWithInbox(
       <>

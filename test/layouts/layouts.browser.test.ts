@@ -165,6 +165,13 @@ describe('page layout in Chromium', () => {
       expect(await list.isVisible()).toBe(!narrow)
       expect(await page.getByRole('button', { name: 'Back to notifications' }).isVisible()).toBe(narrow)
       expect(await axeViolations(page)).toEqual([])
+      // Tab goes on through the body's link to the notification's actions; Escape from one goes back to the list.
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Tab')
+      expect(await focused(page)).toMatchObject({ tag: 'BUTTON', name: 'Approve' })
+      await page.keyboard.press('Tab')
+      expect(await focused(page)).toMatchObject({ tag: 'BUTTON', name: 'Reject' })
+      expect(await detail.locator('[data-part="detail-actions"] button').count()).toBe(2)
 
       await page.keyboard.press('Escape')
       await expect.poll(async () => (await focused(page)).tag).toBe('ARTICLE')

@@ -7,9 +7,9 @@ import { InboxInline } from '../../src/components/layouts/InboxInline'
 import { InboxPage } from '../../src/components/layouts/InboxPage'
 import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
 import { Markdown } from '../../src/markdown'
-import { expectAccessible, renderWithInbox } from '../components/setup'
+import { expectAccessible, renderWithInbox, serviceFeed } from '../components/setup'
 import { INJECTIONS, isNonHttpUrl, XSS_FLAG } from '../security/corpus'
-import { buildFixture, messages, TEST_SUBSCRIBER_ID, topic } from '../support/fixtures'
+import { ACTION_MESSAGES, buildFixture, messages, TEST_SUBSCRIBER_ID, topic } from '../support/fixtures'
 
 const fixture = () =>
   buildFixture({
@@ -146,5 +146,101 @@ describe('parts and layouts in jsdom', () => {
     expect(onNavigate).toHaveBeenCalledTimes(1)
     expect(onNavigate.mock.calls[0]![0]).toBe('/orders/1')
     expect(onNavigate.mock.calls[0]![1]).toMatchObject({ subject: 'Order 1' })
+  })
+
+  it("shows the selected notification's action buttons in the detail pane, wired as in its row", async () => {
+    const onAction = vi.fn()
+    const onNavigate = vi.fn()
+    const { user, client, container } = renderWithInbox(
+      <InboxPage
+        markSeenOnOpen={false}
+        onAction={onAction}
+        onNavigate={onNavigate}
+        feedInitialRect={{ width: 400, height: 600 }}
+      />,
+      {
+        fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 2, (i) => ACTION_MESSAGES[i]!) }),
+      },
+    )
+    const [invite] = (await serviceFeed(client)).data
+    await user.click(await screen.findByText('Invite'))
+    const detail = await screen.findByRole('region', { name: 'Invite' })
+    const accept = within(detail).getByRole('button', { name: 'Accept' })
+    const decline = within(detail).getByRole('button', { name: 'Decline' })
+    expect(accept.closest('[data-part="detail-actions"]')).toBe(decline.parentElement)
+    expect([accept.dataset.variant, decline.dataset.variant]).toEqual(['primary', 'secondary'])
+
+    // By keyboard: from the heading the selection focused, Tab reaches the actions before the page's own buttons.
+    expect(document.activeElement).toBe(within(detail).getByRole('heading', { name: 'Invite' }))
+    await user.tab()
+    expect(document.activeElement).toBe(accept)
+    await user.tab()
+    expect(document.activeElement).toBe(decline)
+    await user.keyboard('{Enter}')
+    expect(onAction).toHaveBeenCalledTimes(1)
+    expect(onAction).toHaveBeenLastCalledWith(
+      { type: 'secondary', content: 'Decline' },
+      expect.objectContaining({ _id: invite!._id, subject: 'Invite' }),
+      expect.anything(),
+    )
+    // The press keeps focus and the selection, follows no link, and the item stays read as its selection left it.
+    expect(document.activeElement).toBe(decline)
+    await user.click(accept)
+    expect(onAction).toHaveBeenLastCalledWith(
+      { type: 'primary', content: 'Accept' },
+      expect.objectContaining({ _id: invite!._id }),
+      expect.anything(),
+    )
+    expect(onNavigate).not.toHaveBeenCalled()
+    await waitFor(async () =>
+      expect((await serviceFeed(client, { read: true })).data.map((m) => m._id)).toEqual([invite!._id]),
+    )
+    expect(screen.getByRole('region', { name: 'Invite' })).toBe(detail)
+    await expectAccessible(container)
+
+    // An action answered shows what came of it instead of its buttons.
+    await user.click(screen.getByText('Answered'))
+    const answered = await screen.findByRole('region', { name: 'Answered' })
+    expect(within(answered).queryByRole('button', { name: 'Accept' })).toBeNull()
+    expect(within(answered).getByText('Accepted').closest('[data-part="detail-done"]')).toBeTruthy()
+    expect(onAction).toHaveBeenCalledTimes(2)
+  })
+
+  it('offers the actions of a notification whose link is javascript: without ever linking to it', async () => {
+    const onAction = vi.fn()
+    const onNavigate = vi.fn()
+    const { user } = renderWithInbox(
+      <InboxPage
+        markSeenOnOpen={false}
+        onAction={onAction}
+        onNavigate={onNavigate}
+        feedInitialRect={{ width: 400, height: 600 }}
+        unstyled
+      />,
+      {
+        fixture: buildFixture({
+          messages: messages(TEST_SUBSCRIBER_ID, 1, {
+            subject: 'Approve',
+            cta: {
+              type: 'redirect',
+              data: { url: `javascript:window.${XSS_FLAG}=1` },
+              action: { status: 'pending', buttons: [{ type: 'primary', content: 'Approve now' }] },
+            },
+          }),
+        }),
+      },
+    )
+    await user.click(await screen.findByText('Approve'))
+    const detail = await screen.findByRole('region', { name: 'Approve' })
+    const approve = within(detail).getByRole('button', { name: 'Approve now' })
+    // Unstyled, the part keeps its class and data-part.
+    expect(approve.closest('.inbox-detail__actions')?.getAttribute('data-part')).toBe('detail-actions')
+    await user.click(approve)
+    expect(onAction).toHaveBeenCalledTimes(1)
+    expect(within(detail).queryByRole('link')).toBeNull()
+    expect(detail.querySelector('a[href]')).toBeNull()
+    expect(onNavigate).not.toHaveBeenCalled()
+    expect(location.href).toBe('http://localhost:3000/')
+    expect((window as unknown as Record<string, unknown>)[XSS_FLAG]).toBeUndefined()
   })
 })

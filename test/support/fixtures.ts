@@ -119,3 +119,29 @@ export function messages(
     ...(typeof extra === 'function' ? extra(i) : extra),
   }))
 }
+
+/** A notification's actions in their two states: "Invite" waits for Accept or Decline, "Answered" was accepted. */
+export const ACTION_MESSAGES: Partial<FixtureMessage>[] = [
+  {
+    subject: 'Invite',
+    cta: {
+      action: {
+        status: 'pending',
+        buttons: [
+          { type: 'primary', content: 'Accept' },
+          { type: 'secondary', content: 'Decline' },
+        ],
+      },
+    },
+  },
+  {
+    subject: 'Answered',
+    cta: {
+      action: {
+        status: 'done',
+        buttons: [{ type: 'primary', content: 'Accept', resultContent: 'Accepted' }],
+        result: { type: 'primary' },
+      },
+    },
+  },
+]

@@ -11,6 +11,7 @@ import { useControllableState } from '../internal/hooks'
 import { BACK } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
 import { ItemTime } from '../internal/parts'
+import { itemActions } from '../NotificationItem/actions'
 import { plain } from '../internal/text'
 import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI } from '../internal/ui'
@@ -35,7 +36,8 @@ export interface InboxPageProps<P extends JsonObject = JsonObject>
 /**
  * A full-page inbox: the list beside a detail pane on wide screens; one pane at a time, with a back button,
  * where the page is narrow (under 640 px of its own width). The selection is yours to keep in the URL
- * (`selectedId` / `onSelect`).
+ * (`selectedId` / `onSelect`). The detail shows the notification's action buttons as its row does (`onAction`),
+ * its link (through `onNavigate`) and a mark-as button.
  *
  * Keyboard: the list as in the popover (arrows, Home/End, `r`); Enter or a click selects an item, marks it
  * read and moves focus to the detail's heading; Escape or the back button returns focus to that item, as does
@@ -156,6 +158,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
                   headingRef={headingRef}
                   renderBody={panel.renderBody as InboxPanelProps<P>['renderBody']}
                   onNavigate={panel.onNavigate as InboxPanelProps<P>['onNavigate']}
+                  onAction={panel.onAction as InboxPanelProps<P>['onAction']}
                 />
               )}
             </>
@@ -175,12 +178,14 @@ function Detail<P extends JsonObject>({
   headingRef,
   renderBody,
   onNavigate,
+  onAction,
 }: {
   item: FeedItem<P>
   id: string
   headingRef: Ref<HTMLHeadingElement>
   renderBody?: InboxPanelProps<P>['renderBody'] | undefined
   onNavigate?: InboxPanelProps<P>['onNavigate'] | undefined
+  onAction?: InboxPanelProps<P>['onAction'] | undefined
 }): ReactElement {
   const { m, locale, c, sync } = useUI('InboxPage')
   const now = useNow()
@@ -198,6 +203,7 @@ function Detail<P extends JsonObject>({
           {renderBody ? renderBody(item) : body}
         </div>
       )}
+      {itemActions(c, 'inbox-detail', item, onAction, m.actionDone)}
       <div {...c('inbox-item__actions')}>
         {href !== null && (
           // The only way to the link where items are selected rather than followed: the app's router takes it too.

@@ -8,7 +8,8 @@ import { markdownBody } from '../../../src/markdown'
 import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
 
-// Three threads' worth of comments (pr 12 has three, two of them unread), then stand-alone items.
+// Three threads' worth of comments (pr 12 has three, two of them unread), then stand-alone items, the first with
+// action buttons.
 const service = createService({
   fixture: buildFixture({
     messages: messages(TEST_SUBSCRIBER_ID, 8, (i) => ({
@@ -17,6 +18,19 @@ const service = createService({
       read: i === 2 || i >= 5,
       seen: i >= 5,
       ...(i < 3 ? { payload: { pr: 12 } } : {}),
+      ...(i === 3
+        ? {
+            cta: {
+              action: {
+                status: 'pending' as const,
+                buttons: [
+                  { type: 'primary' as const, content: 'Approve' },
+                  { type: 'secondary' as const, content: 'Reject' },
+                ],
+              },
+            },
+          }
+        : {}),
     })),
   }),
 })
