@@ -172,6 +172,12 @@ describe('page layout in Chromium', () => {
       await page.keyboard.press('Tab')
       expect(await focused(page)).toMatchObject({ tag: 'BUTTON', name: 'Reject' })
       expect(await detail.locator('[data-part="detail-actions"] button').count()).toBe(2)
+      // The Open link is drawn as a button, as tall as the buttons beside it and above it.
+      const heights = await detail
+        .locator('.inbox-button')
+        .evaluateAll((all) => all.map((el) => [el.textContent, el.getBoundingClientRect().height]))
+      expect(heights.map(([text]) => text)).toEqual(['Approve', 'Reject', 'Open', 'Mark as unread'])
+      expect(new Set(heights.map(([, height]) => height)).size).toBe(1)
 
       await page.keyboard.press('Escape')
       await expect.poll(async () => (await focused(page)).tag).toBe('ARTICLE')

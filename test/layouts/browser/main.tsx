@@ -9,7 +9,7 @@ import '../../../src/styles/index.css'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../../support/fixtures'
 
 // Three threads' worth of comments (pr 12 has three, two of them unread), then stand-alone items, the first with
-// action buttons.
+// a link and action buttons.
 const service = createService({
   fixture: buildFixture({
     messages: messages(TEST_SUBSCRIBER_ID, 8, (i) => ({
@@ -21,6 +21,7 @@ const service = createService({
       ...(i === 3
         ? {
             cta: {
+              data: { url: '/items/3' },
               action: {
                 status: 'pending' as const,
                 buttons: [
