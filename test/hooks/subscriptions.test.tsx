@@ -81,6 +81,82 @@ describe('cursor lists', () => {
     expect(shown.slice(switchedAt).filter((keys) => keys.startsWith('first'))).toEqual([])
   })
 
+  it('loads a first page that failed again with refetch', async () => {
+    const h = setup({ fixture: fixture() })
+    h.service.faults.add({ path: /subscriptions$/, status: 500, times: 1 })
+    const { result } = renderHook(() => useSubscriberSubscriptions({ limit: 10 }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.error).toMatchObject({ status: 500 }))
+    expect(result.current).toMatchObject({ items: [], hasNext: false, hasPrevious: false })
+    let refetched!: Promise<void>
+    act(() => void (refetched = result.current.refetch()))
+    await expect(refetched).resolves.toBeUndefined()
+    await waitFor(() => expect(result.current.items).toHaveLength(10))
+    expect(result.current).toMatchObject({ error: null, hasNext: true, hasPrevious: false })
+  })
+
+  it('keeps the page a failed move started from, with its moves: the same move again, back, or refetch', async () => {
+    const h = setup({ fixture: fixture() })
+    const shown: string[] = []
+    const { result } = renderHook(
+      () => {
+        const list = useSubscriberSubscriptions({ limit: 10 })
+        shown.push(list.items.map((s) => s.topic.key).join())
+        return list
+      },
+      { wrapper: h.wrapper },
+    )
+    const keys = () => result.current.items.map((s) => s.topic.key)
+    await waitFor(() => expect(result.current.items).toHaveLength(10))
+    const loadedAt = shown.length
+    const first = keys()
+    // Next fails (a dropped connection): the first page stays, and Next is still there to try again.
+    h.service.faults.add({ path: /subscriptions$/, drop: true, times: 1 })
+    act(() => result.current.next())
+    await waitFor(() => expect(result.current.error).not.toBeNull())
+    expect(keys()).toEqual(first)
+    expect(result.current).toMatchObject({ hasNext: true, hasPrevious: false, isFetching: false })
+    act(() => result.current.next())
+    await waitFor(() => expect(result.current.error).toBeNull())
+    await waitFor(() => expect(result.current.hasPrevious).toBe(true))
+    const second = keys()
+    expect(second.some((k) => first.includes(k))).toBe(false)
+    // The last page fails (500): the second page stays with both moves; Previous goes back.
+    h.service.faults.add({ path: /subscriptions$/, status: 500, times: 1 })
+    act(() => result.current.next())
+    await waitFor(() => expect(result.current.error).toMatchObject({ status: 500 }))
+    expect(keys()).toEqual(second)
+    expect(result.current).toMatchObject({ hasNext: true, hasPrevious: true })
+    act(() => result.current.previous())
+    await waitFor(() => expect(keys()).toEqual(first))
+    expect(result.current).toMatchObject({ error: null, hasPrevious: false })
+    // And refetch loads the page that failed, while the page before stays in view.
+    act(() => result.current.next())
+    await waitFor(() => expect(keys()).toEqual(second))
+    h.service.faults.add({ path: /subscriptions$/, status: 503, times: 1 })
+    act(() => result.current.next())
+    await waitFor(() => expect(result.current.error).toMatchObject({ status: 503 }))
+    h.service.faults.add({ path: /subscriptions$/, latency: 50, times: 1 })
+    const retriedAt = shown.length
+    act(() => void result.current.refetch())
+    await waitFor(() => expect(result.current.items).toHaveLength(4))
+    expect(result.current).toMatchObject({ error: null, hasNext: false, hasPrevious: true })
+    expect(new Set([...first, ...second, ...keys()]).size).toBe(24)
+    // While it loaded again the second page stayed; and no failure ever emptied the list.
+    expect(new Set(shown.slice(retriedAt))).toEqual(new Set([second.join(), keys().join()]))
+    expect(shown.slice(loadedAt)).not.toContain('')
+  })
+
+  it('keeps the total count of the page a failed move started from', async () => {
+    const h = setup({ fixture: fixture() })
+    const { result } = renderHook(() => useTopicSubscriptions('big', { limit: 10 }), { wrapper: h.wrapper })
+    await waitFor(() => expect(result.current.items).toHaveLength(10))
+    h.service.faults.add({ path: /subscriptions$/, status: 500, times: 1 })
+    act(() => result.current.next())
+    await waitFor(() => expect(result.current.error).toMatchObject({ status: 500 }))
+    expect(result.current).toMatchObject({ totalCount: 25, hasNext: true })
+    expect(result.current.items).toHaveLength(10)
+  })
+
   it('filters the subscriber list by topic key', async () => {
     const h = setup({ fixture: fixture() })
     const { result } = renderHook(() => useSubscriberSubscriptions({ key: 'big' }), { wrapper: h.wrapper })
