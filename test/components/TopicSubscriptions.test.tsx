@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { PreferencesPanel } from '../../src/components/PreferencesPanel/PreferencesPanel'
 import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
@@ -75,12 +75,60 @@ describe('TopicSubscriptions', () => {
     await expectAccessible(container)
   })
 
-  it('shows an error when they cannot be loaded', async () => {
-    const { container } = renderWithInbox(<TopicSubscriptions />, {
+  it('shows an error when they cannot be loaded, with a button that tries again', async () => {
+    const { container, user, service } = renderWithInbox(<TopicSubscriptions />, {
       fixture: topics(3),
       faults: [{ path: /subscriptions$/, status: 500 }],
     })
-    expect((await screen.findByRole('alert')).textContent).toContain('Topics couldn’t be loaded')
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Topics couldn’t be loaded')
     await expectAccessible(container)
+    // Still down: the error is said again.
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect((await screen.findByRole('alert')).textContent).toContain('Topics couldn’t be loaded')
+    // Back (after a dropped connection): the topics come, and focus, its button gone, waits on the heading.
+    service.faults.clear()
+    service.faults.add({ path: /subscriptions$/, drop: true, times: 1 })
+    await user.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByRole('alert')).toBeTruthy()
+    await user.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Topics' }))
+    await waitFor(() => expect(names()).toHaveLength(3))
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(container.querySelector('.inbox-topics')!.getAttribute('data-state')).toBe('ready')
+  })
+
+  it('keeps the page, Previous and Next when the next page fails, says so and tries again', async () => {
+    const { user, container, service } = renderWithInbox(<TopicSubscriptions limit={4} />, { fixture: topics(10) })
+    await waitFor(() => expect(names()).toHaveLength(4))
+    const first = names()
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+    await waitFor(() => expect(names()).not.toEqual(first))
+    const second = names()
+    // The third page fails: the second stays, with both moves, and the error is announced.
+    service.faults.add({ path: /subscriptions$/, status: 500, times: 1 })
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Topics couldn’t be loaded')
+    expect(names()).toEqual(second)
+    for (const name of ['Previous', 'Next']) {
+      expect(screen.getByRole('button', { name }).hasAttribute('aria-disabled'), name).toBe(false)
+    }
+    await expectAccessible(container)
+    // Try again: focus goes back to Next, the move it repeats, and the third page comes.
+    service.faults.add({ path: /subscriptions$/, latency: 100, times: 1 })
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Next' }))
+    expect(names()).toEqual(second)
+    await waitFor(() => expect(names()).toHaveLength(2))
+    expect(screen.queryByRole('alert')).toBeNull()
+    // Going back fails (a dropped connection): the third page stays; Previous again goes back.
+    service.faults.add({ path: /subscriptions$/, drop: true, times: 1 })
+    await user.click(screen.getByRole('button', { name: 'Previous' }))
+    expect(await screen.findByRole('alert')).toBeTruthy()
+    expect(names()).toHaveLength(2)
+    await user.click(screen.getByRole('button', { name: 'Previous' }))
+    await waitFor(() => expect(names()).toEqual(second))
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })

@@ -1,10 +1,10 @@
-import { forwardRef, useId } from 'react'
+import { forwardRef, useId, useRef } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import type { TopicSubscription } from '../../api/types'
 import { useSubscriberSubscriptions } from '../../hooks/useSubscriberSubscriptions'
 import { BACK, FORWARD } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
-import { Skeleton, StateMessage } from '../internal/parts'
+import { banner, button, Skeleton, StateMessage } from '../internal/parts'
 import { plain } from '../internal/text'
 import { useUI } from '../internal/ui'
 
@@ -33,6 +33,16 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
   const noPrevious = !list.hasPrevious || list.isLoading
   const noNext = !list.hasNext || list.isLoading
   const titleId = useId()
+  const titleRef = useRef<HTMLHeadingElement>(null)
+  // The pager's button pressed last: after a failed move, trying again takes focus back to it.
+  const moved = useRef<HTMLButtonElement | null>(null)
+  const retry = () => {
+    void list.refetch()
+    // The button goes with the error while the page loads again: focus goes where the reader was, the pager's
+    // button that made the move that failed (its page stays in view), else the heading above the loading rows.
+    const target = list.items.length && moved.current?.isConnected ? moved.current : titleRef.current
+    target?.focus()
+  }
   // As PreferencesPanel's sections, beside which it goes on a settings page: h2 on a page of its own, h3 inside
   // an inbox (under its h2 heading).
   const Title = 'data-inbox-root' in root ? 'h2' : 'h3'
@@ -46,7 +56,7 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
       data-state={list.isLoading ? 'loading' : list.error ? 'error' : 'ready'}
       {...rest}
     >
-      <Title id={titleId} {...c('inbox-prefs__title')}>
+      <Title ref={titleRef} id={titleId} tabIndex={-1} {...c('inbox-prefs__title')}>
         {m.topicsTitle}
       </Title>
       {list.isLoading ? (
@@ -71,10 +81,12 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
           ))}
         </ul>
       ) : list.error ? (
-        <StateMessage c={c} state="error" title={m.topicsLoadError} />
+        <StateMessage c={c} state="error" title={m.topicsLoadError} action={{ label: m.retry, onClick: retry }} />
       ) : (
         <p {...c('inbox-prefs__hint')}>{m.topicsEmpty}</p>
       )}
+      {/* A move that failed: the page it started from stays, its moves too, and this says so. */}
+      {list.error && list.items.length > 0 && banner(c, m.topicsLoadError, button(c, 'ghost', retry, m.retry))}
       {(list.hasPrevious || list.hasNext) && (
         <nav {...c('inbox-topics__pager')} aria-label={m.pagination}>
           <button
@@ -83,7 +95,10 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
             data-variant="secondary"
             // Announced as off but still focusable: reaching the first or last page keeps focus on the button.
             aria-disabled={noPrevious || undefined}
-            onClick={() => noPrevious || list.previous()}
+            onClick={(event) => {
+              moved.current = event.currentTarget
+              if (!noPrevious) list.previous()
+            }}
           >
             {icon(BACK, { width: 14, height: 14, 'data-inbox-flip': '' } as IconProps)}
             {m.previousPage}
@@ -93,7 +108,10 @@ export const TopicSubscriptions = forwardRef<HTMLElement, TopicSubscriptionsProp
             {...c('inbox-button')}
             data-variant="secondary"
             aria-disabled={noNext || undefined}
-            onClick={() => noNext || list.next()}
+            onClick={(event) => {
+              moved.current = event.currentTarget
+              if (!noNext) list.next()
+            }}
           >
             {m.nextPage}
             {icon(FORWARD, { width: 14, height: 14, 'data-inbox-flip': '' } as IconProps)}

@@ -140,7 +140,7 @@ export function StateMessage({
 }
 
 /** An error line (role="alert") with its button. */
-const banner = (c: ClassNames, text: ReactNode, action: ReactNode, kind?: string) => (
+export const banner = (c: ClassNames, text: ReactNode, action: ReactNode, kind?: string) => (
   <div {...c('inbox-banner')} role="alert" data-kind={kind}>
     {icon(ALERT, { width: 16, height: 16 })}
     <span>{text}</span>
