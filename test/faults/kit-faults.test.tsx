@@ -8,7 +8,9 @@ import { createInboxClient } from '../../src/api/client'
 import { createTokenAuth } from '../../src/auth/tokenAuth'
 import { bearerTokenAuth, createInboxProxy, createSubscriberToken } from '../../src/proxy'
 import { Inbox } from '../../src/components/Inbox/Inbox'
-import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
+import { InboxProvider } from '../../src/provider/InboxProvider'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID, topic } from '../support/fixtures'
 import { BASE_URL } from '../support/service'
 import { digest } from './digest'
 
@@ -42,10 +44,13 @@ interface MarkAttempt {
  * the kit (a rejection, a 5xx, a body that is not JSON or of the wrong shape) and every mark-as
  * attempt, and can lose the answer to a mark-as the service already applied (`loseMarkAsAnswers`).
  */
-function startKit(count = 8, { viaProxy = false } = {}) {
+function startKit(count = 8, { viaProxy = false, topics = 0 } = {}) {
   // A little latency on every answer, as any network has, so that the optimistic state gets painted.
   const service = createService({
-    fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, count) }),
+    fixture: buildFixture({
+      messages: messages(TEST_SUBSCRIBER_ID, count),
+      topics: Array.from({ length: topics }, (_, i) => topic(`topic-${i}`, [TEST_SUBSCRIBER_ID])),
+    }),
     latency: 10,
   })
   const marks: MarkAttempt[] = []
@@ -165,15 +170,17 @@ async function settled(kit: Kit) {
 const applications = (kit: Kit, key: string | null) =>
   kit.marks.filter((m) => m.key === key && m.outcome === 201 && !m.replay).length
 
+/** Read faults that outlast the client's retries. */
+const persistent: [string, FaultRule][] = [
+  ['500', { status: 500 }],
+  ['503', { status: 503 }],
+  ['a dropped connection', { drop: true }],
+  ['a body that is not JSON', { malformed: true }],
+  ['a body of the wrong shape', { body: WRONG_SHAPE }],
+  ['no answer within the timeout', { latency: TIMEOUT * 3 }],
+]
+
 describe('the kit under read faults', () => {
-  const persistent: [string, FaultRule][] = [
-    ['500', { status: 500 }],
-    ['503', { status: 503 }],
-    ['a dropped connection', { drop: true }],
-    ['a body that is not JSON', { malformed: true }],
-    ['a body of the wrong shape', { body: WRONG_SHAPE }],
-    ['no answer within the timeout', { latency: TIMEOUT * 3 }],
-  ]
   for (const [name, rule] of persistent)
     for (const viaProxy of [false, true]) {
       it(`shows the error state with a retry for ${name}${viaProxy ? ' through the proxy' : ''}, and recovers when the service does`, async () => {
@@ -221,6 +228,52 @@ describe('the kit under read faults', () => {
     await feedReady(3)
     expect(screen.queryByText(/couldn’t be loaded/)).toBeNull()
   })
+})
+
+describe('the topic list under read faults', () => {
+  const topicKeys = () => Array.from(document.querySelectorAll('.inbox-topics__name'), (name) => name.textContent)
+  for (const [name, rule] of persistent)
+    for (const viaProxy of [false, true]) {
+      it(`offers to try again for ${name}${viaProxy ? ' through the proxy' : ''}, on the first page and the next, and recovers`, async () => {
+        const kit = startKit(0, { viaProxy, topics: 5 })
+        const fault = { method: 'GET', path: /subscriptions$/, ...rule }
+        let remove = kit.service.faults.add(fault)
+        render(
+          <HostBoundary>
+            <InboxProvider
+              subscriberId={TEST_SUBSCRIBER_ID}
+              client={kit.client}
+              queryClient={kit.queryClient}
+              pollInterval={0}
+              stream={false}
+            >
+              <TopicSubscriptions limit={2} />
+            </InboxProvider>
+          </HostBoundary>,
+        )
+        // The first page fails: the error, and a way to try again.
+        let alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+        expect(alert.textContent).toContain('Topics couldn’t be loaded')
+        remove()
+        fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+        await waitFor(() => expect(topicKeys()).toHaveLength(2))
+        const first = topicKeys()
+        // The next page fails: the first stays, with its moves, under the error and its button.
+        remove = kit.service.faults.add(fault)
+        fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+        alert = await screen.findByRole('alert', {}, { timeout: 5000 })
+        expect(alert.textContent).toContain('Topics couldn’t be loaded')
+        expect(topicKeys()).toEqual(first)
+        expect(screen.getByRole('button', { name: 'Next' }).hasAttribute('aria-disabled')).toBe(false)
+        remove()
+        fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+        await waitFor(() => expect(topicKeys()).not.toEqual(first))
+        expect(topicKeys()).toHaveLength(2)
+        expect(topicKeys().some((key) => first.includes(key))).toBe(false)
+        expect(screen.queryByRole('alert')).toBeNull()
+        expect(screen.getByRole('button', { name: 'Previous' }).hasAttribute('aria-disabled')).toBe(false)
+      })
+    }
 })
 
 for (const viaProxy of [false, true])
