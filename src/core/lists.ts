@@ -12,9 +12,13 @@ export type FeedData<P extends JsonObject = JsonObject> = InfiniteData<FeedPage<
 
 const time = (item: FeedItem<JsonObject>) => Date.parse(item.createdAt ?? '') || 0
 
+/** The feed's order of two items whose dates are `ta` and `tb`. */
+const order = (a: FeedItem<JsonObject>, b: FeedItem<JsonObject>, ta: number, tb: number) =>
+  tb - ta || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0)
+
 /** The feed's order, newest first (`createdAt` desc, then `_id` desc); negative when `a` comes first. */
 export function compare(a: FeedItem<JsonObject>, b: FeedItem<JsonObject>): number {
-  return time(b) - time(a) || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0)
+  return order(a, b, time(a), time(b))
 }
 
 /** `item` with these flags; the same object when they already hold. */
@@ -59,20 +63,46 @@ export function applyFlags<P extends JsonObject>(
   })
   let changed = pages.some((p, i) => p !== data.pages[i])
   const last = pages[pages.length - 1]
+  // Each date read once: the order compares an item many times.
+  const times = new Map<FeedItem<P>, number>()
+  const at = (item: FeedItem<P>) => {
+    let t = times.get(item)
+    if (t === undefined) times.set(item, (t = time(item)))
+    return t
+  }
+  const compare = (a: FeedItem<P>, b: FeedItem<P>) => order(a, b, at(a), at(b))
   const entering = [...candidates].filter((c) => !present.has(c._id) && matches(c, f)).sort(compare)
-  for (const item of entering) {
-    if (present.has(item._id) || !last) continue
-    // Its place: before the first loaded item it precedes; after the last one only when nothing follows.
-    let p = pages.findIndex((page) => page.data.some((other) => compare(item, other) < 0))
-    if (p < 0 && last.hasMore) continue
-    if (p < 0) p = pages.length - 1
-    const page = pages[p]!
-    let at = page.data.findIndex((other) => compare(item, other) < 0)
-    if (at < 0) at = page.data.length
-    pages = pages.map((x, i) => (i === p ? { ...x, data: [...x.data.slice(0, at), item, ...x.data.slice(at)] } : x))
-    present.add(item._id)
-    delta++
-    changed = true
+  if (last && entering.length) {
+    // One walk through the loaded items: each entering item goes before the first one it precedes. In order,
+    // that place only moves down the list, so the walk never goes back (10,000 entering 10,000 loaded cost
+    // 20,000 steps, not 100 million).
+    let e = 0
+    const next = () => {
+      while (e < entering.length && present.has(entering[e]!._id)) e++
+      return entering[e]
+    }
+    const enter = (item: FeedItem<P>, into: FeedItem<P>[]) => {
+      into.push(item)
+      present.add(item._id)
+      delta++
+      changed = true
+    }
+    pages = pages.map((page) => {
+      let out: FeedItem<P>[] | undefined
+      page.data.forEach((other, j) => {
+        for (let item = next(); item && compare(item, other) < 0; item = next())
+          enter(item, (out ??= page.data.slice(0, j)))
+        out?.push(other)
+      })
+      return out ? { ...page, data: out } : page
+    })
+    // After the last loaded item only when nothing follows it.
+    if (!last.hasMore) {
+      const tail = pages[pages.length - 1]!
+      const out = [...tail.data]
+      for (let item = next(); item; item = next()) enter(item, out)
+      if (out.length > tail.data.length) pages[pages.length - 1] = { ...tail, data: out }
+    }
   }
   if (!changed) return data
   if (delta)
