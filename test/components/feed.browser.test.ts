@@ -189,4 +189,62 @@ describe('Feed in a real browser, 10,000 items loaded', () => {
     await page.waitForTimeout(200)
     expect(await page.locator('article[tabindex="0"]').getAttribute('aria-posinset')).toBe('2')
   })
+
+  it("takes the rows' heights from its ResizeObserver: no row's box is read as it mounts (a layout on the spot)", async () => {
+    // Past the second in which a key's move keeps its item in view (that check reads its row's box).
+    await page.waitForTimeout(1200)
+    const reads = await page.evaluate(async () => {
+      const scroller = document.querySelector<HTMLElement>('.inbox-feed__scroller')!
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+      const own = Element.prototype.getBoundingClientRect
+      let reads = 0
+      Element.prototype.getBoundingClientRect = function (this: Element) {
+        if (this.classList.contains('inbox-feed__row')) reads++
+        return own.call(this)
+      }
+      const seen = new Set<string>()
+      try {
+        // Rows never shown before, a screen at a time.
+        scroller.scrollTop = 500_000
+        for (let step = 0; step < 20; step++) {
+          await frame()
+          for (const row of document.querySelectorAll<HTMLElement>('.inbox-feed__row')) seen.add(row.dataset.index!)
+          scroller.scrollTop += scroller.clientHeight
+        }
+        await frame()
+      } finally {
+        Element.prototype.getBoundingClientRect = own
+      }
+      return { reads, rows: seen.size }
+    })
+    expect(reads.rows).toBeGreaterThan(40)
+    expect(reads.reads).toBe(0)
+    // And measured all the same: laid end to end.
+    await expect.poll(async () => (await layout()).joints.every((j) => j === 0)).toBe(true)
+  })
+
+  it('renders the rows of a new scroll offset in the frame of the scroll, before the browser lays it out', async () => {
+    const rendered = await page.evaluate(
+      () =>
+        new Promise<number[]>((resolve) => {
+          const scroller = document.querySelector<HTMLElement>('.inbox-feed__scroller')!
+          // Heard after the feed's own listener: what is in the DOM when the scroll's event is done.
+          const heard = () => {
+            scroller.removeEventListener('scroll', heard)
+            resolve(
+              Array.from(document.querySelectorAll<HTMLElement>('.inbox-feed__row'), (r) => Number(r.dataset.index)),
+            )
+          }
+          scroller.scrollTop = 0
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              scroller.addEventListener('scroll', heard)
+              scroller.scrollTop = 300_000
+            }),
+          )
+        }),
+    )
+    // Not the rows of the top (0 to a dozen), where the feed was a frame before.
+    expect(Math.max(...rendered)).toBeGreaterThan(500)
+  })
 })

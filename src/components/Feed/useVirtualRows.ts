@@ -58,7 +58,10 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect, 
       setViewport(h > 0 ? (w > 0 ? Math.min(h, w) : h) : fallbackHeight)
     }
     read()
-    const onScroll = () => setScrollTop(element.scrollTop)
+    // The rows of the new offset rendered at once, in the frame of the scroll, before the browser lays it out: left
+    // to a task after it, they would be drawn a frame late, and the next scroll's read of the offset would find the
+    // page changed since its layout and lay it out again on the spot.
+    const onScroll = () => flushSync(() => setScrollTop(element.scrollTop))
     element.addEventListener('scroll', onScroll, { passive: true })
     const RO = win?.ResizeObserver
     const ro = RO ? new RO(read) : null
@@ -91,14 +94,12 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect, 
   const shift = useRef(0)
   const keysRef = useRef(keys)
   keysRef.current = keys
+  /** Takes a row's height (`h`, as the ResizeObserver reported it; else read from the row). */
   const measure = useCallback(
-    (el: Element) => {
+    (el: Element, h = el.getBoundingClientRect().height) => {
       const index = Number((el as HTMLElement).dataset.index)
       const key = keysRef.current[index]
       if (key === undefined) return
-      // The exact height: offsetHeight rounds to whole pixels, and a row placed a fraction too high hides
-      // the divider of the row above.
-      const h = el.getBoundingClientRect().height
       if (!(h > 0)) return
       const old = sizes.current.get(key) ?? estimateRef.current(index)
       if (old === h) return
@@ -121,9 +122,21 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect, 
     [element],
   )
 
+  // Rows are measured by a ResizeObserver: it reports a row's size once the browser has laid the page out
+  // anyway, when it first observes the row (still before the row is painted) and whenever it changes. Reading a
+  // row's size as it mounts, right after React wrote the rows' styles, made the browser lay the page out on the
+  // spot, in the middle of each commit that mounted a row.
   const rowObserver = useMemo(() => {
     const RO = typeof window === 'undefined' ? undefined : window.ResizeObserver
-    return RO ? new RO((entries) => entries.forEach((e) => measure(e.target))) : null
+    return RO
+      ? new RO((entries) =>
+          entries.forEach((e) =>
+            // The border box, as getBoundingClientRect gives it: exact, not rounded to whole pixels (a row placed a
+            // fraction too high hides the divider of the row above).
+            measure(e.target, e.borderBoxSize?.[0]?.blockSize ?? e.target.getBoundingClientRect().height),
+          ),
+        )
+      : null
   }, [measure])
   useEffect(() => () => rowObserver?.disconnect(), [rowObserver])
 
@@ -131,8 +144,8 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect, 
   const measureRef = useCallback(
     (el: HTMLElement | null) => {
       if (!el) return
-      measure(el)
-      rowObserver?.observe(el)
+      if (rowObserver) rowObserver.observe(el)
+      else measure(el)
     },
     [measure, rowObserver],
   )
