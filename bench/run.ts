@@ -2,7 +2,7 @@
  * `npm run bench`: bundle cost, mount, long feed, optimistic latency and requests for inbox-kit and the
  * peers, plus the reference service's own figures and the inbox's consistency under failing writes with
  * its click latency (bench/consistency.ts). Prints a table, writes bench/results/latest.json.
- * Flags: `--only=size,browser,service,consistency,proxy,push,push-browser,live` runs a subset; `--runs=N` page loads per mount figure
+ * Flags: `--only=size,browser,service,consistency,proxy,push,push-browser,live,scale` runs a subset; `--runs=N` page loads per mount figure
  * (default 21); `--seeds=N` consistency seeds (default 20); `--readme` rewrites the README's benchmark table.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -84,7 +84,7 @@ export interface BenchResults {
 
 const args = process.argv.slice(2)
 /** The other benchmark scripts, each run alone and writing bench/results/<name>.json. */
-const SCRIPTS = ['proxy', 'push', 'push-browser', 'live'] as const
+const SCRIPTS = ['proxy', 'push', 'push-browser', 'live', 'scale'] as const
 const only = new Set(
   (
     args.find((a) => a.startsWith('--only='))?.slice(7) ??
