@@ -219,6 +219,37 @@ describe('Feed', () => {
     expect(onNavigate).toHaveBeenCalledTimes(1)
   })
 
+  it('runs onItemClick before anything else, its link too: preventDefault() keeps the item unread and the link not followed', async () => {
+    const onNavigate = vi.fn((_url: string, _item: unknown, event: { preventDefault(): void }) =>
+      event.preventDefault(),
+    )
+    let keep = true
+    const onItemClick = vi.fn((_item: unknown, event: { preventDefault(): void }) => {
+      expect(onNavigate).not.toHaveBeenCalled()
+      if (keep) event.preventDefault()
+    })
+    const { client } = renderWithInbox(<Feed onItemClick={onItemClick} onNavigate={onNavigate} />, {
+      fixture: fixture(2, (i) => (i === 0 ? { cta: { type: 'redirect', data: { url: '/orders/7' } } } : {})),
+    })
+    await waitFor(() => expect(articles()).toHaveLength(2))
+    const link = screen.getByRole('link', { name: 'Subject 0' })
+    fireEvent.click(link)
+    fireEvent.click(screen.getByText('Subject 1'))
+    expect(onItemClick.mock.calls.map(([item]) => (item as { subject: string }).subject)).toEqual([
+      'Subject 0',
+      'Subject 1',
+    ])
+    expect(onNavigate).not.toHaveBeenCalled()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await serviceFeed(client, { read: false })).data).toHaveLength(2)
+    expect(articles().filter((a) => a.hasAttribute('data-unread'))).toHaveLength(2)
+    // Not prevented: the link is followed and the item read.
+    keep = false
+    fireEvent.click(link)
+    expect(onNavigate).toHaveBeenCalledTimes(1)
+    await waitFor(async () => expect((await serviceFeed(client, { read: false })).data).toHaveLength(1))
+  })
+
   it('loads the next page when the reader nears the end', async () => {
     const { user, client } = renderWithInbox(<Feed limit={10} initialRect={{ width: 400, height: 300 }} />, {
       fixture: fixture(25),

@@ -51,7 +51,7 @@ export interface FeedProps<P extends JsonObject = JsonObject> extends Omit<
   onNavigate?: NavigateHandler<P> | undefined
   /** See {@link ActionHandler}. */
   onAction?: ActionHandler<P> | undefined
-  /** Runs first when an item is clicked; `preventDefault()` keeps it unread. */
+  /** Runs first when an item is clicked, its link too; `preventDefault()` keeps it unread and the link not followed. */
   onItemClick?: ((item: FeedItem<P>, event: MouseEvent<HTMLElement>) => void) | undefined
   /** Marks the items that come into view as seen. @default false */
   markSeenOnView?: boolean | undefined
@@ -418,7 +418,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
                   data-thread={thread?.length}
                   data-thread-child={row.child ? '' : undefined}
                   onFocus={onRowFocus}
-                  onClick={onRowClick}
+                  // In the capture phase: before the item's link follows itself and marks the item read.
+                  onClickCapture={onRowClick}
                   onOpen={onSelect ? onRowOpen : undefined}
                   onNavigate={onNavigate as NavigateHandler | undefined}
                   onAction={onAction as ActionHandler | undefined}

@@ -46,7 +46,7 @@ export interface InboxPanelProps<P extends JsonObject = JsonObject> {
   onNavigate?: NavigateHandler<P> | undefined
   /** See {@link ActionHandler}. */
   onAction?: ActionHandler<P> | undefined
-  /** Runs first when an item is clicked; `preventDefault()` keeps it unread. */
+  /** Runs first when an item is clicked, its link too; `preventDefault()` keeps it unread and the link not followed. */
   onItemClick?: FeedProps<P>['onItemClick'] | undefined
   /** Feed page size. @default 20 */
   limit?: number | undefined

@@ -185,6 +185,8 @@ export const NotificationItem = /* @__PURE__ */ memo(
                       href={href}
                       data-inbox-cta=""
                       onClick={(event) => {
+                        // A handler before it (the feed's `onItemClick`) kept the item as it is.
+                        if (event.defaultPrevented) return
                         readIt()
                         onNavigate?.(href, item, event)
                       }}
