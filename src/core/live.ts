@@ -13,7 +13,7 @@
  * Loaded on demand by the provider after its first render; the election's fallback and the stream reader
  * are modules of their own, loaded only where they are used.
  */
-import { focusManager, onlineManager } from '@tanstack/react-query'
+import { focusManager, onlineManager, type Query } from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
 import type { CountData } from './keys'
@@ -175,8 +175,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   function failed(error: Error) {
     retryIn = backoff(++failures)
-    paused = troubleKind(error) === 'signedOut'
-    if (paused) options().onAuthError?.(error)
+    signedOut(error, troubleKind(error) === 'signedOut')
     const retryAt = paused ? null : Date.now() + retryIn
     setTrouble({ error, retryAt })
     post({ t: 'trouble', status: (error as ApiError).status, message: error.message, name: error.name, retryAt })
@@ -186,6 +185,13 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     } catch {
       // Unbundled: no development warnings.
     }
+  }
+
+  /** Looking stops while signed out; the app hears of it once, when it begins. */
+  function signedOut(error: Error, now: boolean) {
+    const was = paused
+    paused = now
+    if (now && !was) options().onAuthError?.(error)
   }
 
   /** New notifications since the last look: the newest unseen ones, as many as the unseen count grew. */
@@ -306,6 +312,22 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       // "Try again" succeeded (the ledger's retry clears the trouble): no more backoff.
       if (!s.trouble && prev.trouble && failures) ((failures = 0), (paused = false), relisten && listen(), plan())
     }),
+  )
+  // A read of the inbox refused as signed out (fresh credentials were asked for already), the first ones of a
+  // mount included: the app hears of it then, not at the next look (never with `pollInterval: 0`). Not the admin
+  // hooks' reads, which go through a back office of the app's own.
+  const refused = ({ queryKey: [root, of, admin], state: { error } }: Query) => {
+    if (error && root === 'inbox' && of === subscriberId && admin !== 'admin' && troubleKind(error) === 'signedOut') {
+      signedOut(error, true)
+      plan()
+    }
+  }
+  const cache = sync.queryClient.getQueryCache()
+  cache.getAll().forEach(refused)
+  off.push(
+    cache.subscribe(
+      (event) => event.type === 'updated' && event.action.type === 'error' && refused(event.query as Query),
+    ),
   )
   // A tab that opens says so at once: the leader may be hidden while this one is focused.
   announce()

@@ -45,7 +45,10 @@ export interface InboxProviderProps {
   auth?: { getHeaders(): Promise<Record<string, string>> | Record<string, string>; invalidate?(): void } | undefined
   /** Called once per new notification per browser profile (not once per tab), with the new items. */
   onNotification?: ((items: FeedItem[]) => void) | undefined
-  /** Called when the service refuses the credentials even after fresh ones were asked for (signed out). */
+  /**
+   * Called when the service refuses the credentials even after fresh ones were asked for (signed out): a read of
+   * the inbox, the first ones of a mount included, or a look for news. Once, until a tab is focused again.
+   */
   onAuthError?: ((error: Error) => void) | undefined
   /** Shows the unread count on the installed app's icon (`navigator.setAppBadge`) where the browser can. @default false */
   appBadge?: boolean | undefined

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError, NetworkError, ResponseShapeError } from '../../src/api/errors'
 import { useActiveIntegrations } from '../../src/admin'
 import { useCounts } from '../../src/hooks/useCounts'
@@ -56,6 +56,21 @@ describe('error states of the reads', () => {
       }
     })
   }
+
+  it('onAuthError: reads refused as signed out at mount tell the app at once, once, with polling off too', async () => {
+    const onAuthError = vi.fn()
+    const onUnauthorized = vi.fn()
+    const h = setup({ fixture: fixture(), provider: { onAuthError, pollInterval: 0 }, client: { onUnauthorized } })
+    h.service.faults.add({ method: 'GET', path: /./, status: 401 })
+    const { result } = renderHook(() => [useFeed(), useCounts()] as const, { wrapper: h.wrapper })
+    await waitFor(() => expect(onAuthError).toHaveBeenCalledTimes(1))
+    expect(onAuthError.mock.calls[0]![0]).toMatchObject({ status: 401 })
+    // After fresh credentials were asked for, for each of the three reads.
+    expect(onUnauthorized).toHaveBeenCalledTimes(3)
+    await waitFor(() => expect(result.current[1].error).toMatchObject({ status: 401 }))
+    expect(result.current[0].error).toMatchObject({ status: 401 })
+    expect(onAuthError).toHaveBeenCalledTimes(1)
+  })
 
   it('useFeed: a dropped connection and a body of the wrong shape are errors too', async () => {
     const h = setup({ fixture: fixture() })
