@@ -24,7 +24,7 @@ export interface InboxProviderProps {
   getHeaders?: (() => Record<string, string> | Promise<Record<string, string>>) | undefined
   /** The `fetch` to use. @default globalThis.fetch */
   fetch?: typeof fetch | undefined
-  /** A ready client; replaces `baseUrl`, `apiKey`, `headers`, `getHeaders` and `fetch`. */
+  /** A ready client; replaces `baseUrl`, `apiKey`, `headers`, `getHeaders`, `fetch` and `auth`. */
   client?: SubscriberClient | InboxClient | undefined
   /**
    * A QueryClient for the inbox's data. By default the provider creates its own, so the app's own

@@ -134,7 +134,7 @@ export const InboxRoot = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxRootPro
 export interface InboxTriggerProps extends BellProps {
   /**
    * Uses the one child element as the trigger: it gets the ARIA attributes, the toggle on click, the count in
-   * its accessible name ("Inbox, 3 unseen") and focus back when the popover closes.
+   * its accessible name ("Inbox (3 unseen)") and focus back when the popover closes.
    * @default false
    */
   asChild?: boolean | undefined

@@ -11,7 +11,9 @@ export interface DismissableLayerOptions {
   enabled?: boolean | undefined
   /**
    * Called when the layer should close: Escape pressed inside it, a pointer pressed outside it, or focus
-   * moved outside it. `event.preventDefault()` in here keeps it open.
+   * moved outside it. Closing is the caller's: to stay open, do nothing. An Escape that a part inside handled
+   * (calling `preventDefault()`) is not reported; one reported is then prevented, so a layer around this one
+   * stays open.
    */
   onDismiss: (reason: DismissReason, event: Event) => void
   /** Elements that count as inside besides the layer (its trigger, say). */
