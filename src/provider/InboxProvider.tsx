@@ -33,9 +33,9 @@ export interface InboxProviderProps {
   queryClient?: QueryClient | undefined
   /**
    * How often to look for new notifications, in ms, instead of the adaptive default (10 s while a tab of
-   * the app is focused, 30 s while one is visible, never while all are hidden or offline, and a minute
-   * while the proxy's event stream is open); `0` turns polling off. One tab per browser profile looks
-   * and tells the others.
+   * the app is focused, 30 s while one is visible); `0` turns polling off. Either way none while all tabs are
+   * hidden or offline, and once a minute while the proxy's event stream is open (a safety net; `stream={false}`
+   * to do without). One tab per browser profile looks and tells the others.
    */
   pollInterval?: number | undefined
   /**
