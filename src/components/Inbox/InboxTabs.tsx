@@ -6,6 +6,6 @@ export interface InboxTab {
   id: string
   label: string
   filter: FeedFilter
-  /** A count shown beside the label ("99+" above 99). */
+  /** Shown beside the label as given (the Unread tab's own count says "99+" above 99). */
   count?: string | undefined
 }
