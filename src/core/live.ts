@@ -13,10 +13,10 @@
  * Loaded on demand by the provider after its first render; the election's fallback and the stream reader
  * are modules of their own, loaded only where they are used.
  */
-import { focusManager, onlineManager, type Query } from '@tanstack/react-query'
+import { focusManager, hashKey, onlineManager, QueryObserver, type Query } from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
-import type { CountData } from './keys'
+import { countQueryOptions, inboxKeys, type CountData } from './keys'
 import { importOnline, whenOnline } from './sync'
 import type { InboxSync, TabMessage, Trouble } from './sync'
 import { troubleKind } from './trouble'
@@ -213,10 +213,22 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     store.setState((s) => ({ arrived: { items, n: (s.arrived?.n ?? 0) + 1 } }))
   }
 
+  /**
+   * The app's icon shows the unread count as the bell does: the cached one with the writes on their way. Told once
+   * the task that changed either is done: an acknowledged write changes the cache, then the writes.
+   */
+  let badged: number | undefined
+  let badging = false
   function badge() {
-    const unread = sync.counts()[0]?.count ?? 0
-    if (!options().appBadge || typeof navigator !== 'object' || !('setAppBadge' in navigator)) return
-    void (unread ? navigator.setAppBadge(unread) : navigator.clearAppBadge()).catch(() => {})
+    if (badging || !options().appBadge || typeof navigator !== 'object' || !('setAppBadge' in navigator)) return
+    badging = true
+    queueMicrotask(() => {
+      badging = false
+      const unread = sync.count(sync.counts()[0], 'unread', store.getState().writes)?.count
+      if (unread === undefined || unread === badged) return
+      badged = unread
+      void (unread ? navigator.setAppBadge(unread) : navigator.clearAppBadge()).catch(() => {})
+    })
   }
 
   /** In development, one warning per distinct failure, naming the request and the likely fix. */
@@ -309,6 +321,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     store.subscribe((s, prev) => {
       // A toaster mounted or unmounted here: the leader learns whether to fetch arrivals.
       if (s.toasters !== prev.toasters) announce()
+      if (s.writes !== prev.writes) badge()
       // "Try again" succeeded (the ledger's retry clears the trouble): no more backoff.
       if (!s.trouble && prev.trouble && failures) ((failures = 0), (paused = false), relisten && listen(), plan())
     }),
@@ -324,11 +337,23 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   }
   const cache = sync.queryClient.getQueryCache()
   cache.getAll().forEach(refused)
+  const unread = hashKey(inboxKeys.count(subscriberId, 'unread'))
   off.push(
-    cache.subscribe(
-      (event) => event.type === 'updated' && event.action.type === 'error' && refused(event.query as Query),
-    ),
+    cache.subscribe((event) => {
+      if (event.type !== 'updated') return
+      if (event.action.type === 'error') refused(event.query as Query)
+      else if (event.action.type === 'success' && event.query.queryHash === unread) badge()
+    }),
   )
+  // The badge needs the unread count, which a bell of unseen ones does not read: watched while the loop runs.
+  if (options().appBadge)
+    off.push(
+      new QueryObserver(sync.queryClient, {
+        ...countQueryOptions(sync, 'unread'),
+        queryFn: sync.countFn('unread'),
+      }).subscribe(() => {}),
+    )
+  badge()
   // A tab that opens says so at once: the leader may be hidden while this one is focused.
   announce()
 

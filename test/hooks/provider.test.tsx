@@ -87,6 +87,35 @@ describe('InboxProvider', () => {
     await waitFor(() => expect(screen.getByTestId('count').textContent).toBe('2/2'))
   })
 
+  it("appBadge: the installed app's icon shows the unread count from the mount, a bell of unseen only and no polling too, and follows each mark at once", async () => {
+    const badge: (number | 'cleared')[] = []
+    Object.assign(navigator, {
+      setAppBadge: (n: number) => (badge.push(n), Promise.resolve()),
+      clearAppBadge: () => (badge.push('cleared'), Promise.resolve()),
+    })
+    try {
+      const h = setup({ fixture: feedFixture(3), provider: { appBadge: true, pollInterval: 0 } })
+      const { result } = renderHook(
+        () => ({ feed: useFeed(), bell: useCounts({ unread: false }), mark: useMarkAs() }),
+        {
+          wrapper: h.wrapper,
+        },
+      )
+      await waitFor(() => expect(badge.at(-1)).toBe(3))
+      await waitFor(() => expect(result.current.feed.items).toHaveLength(3))
+      await act(() => result.current.mark.markAs({ ids: result.current.feed.items[0]!._id, markAs: 'read' }))
+      expect(badge.at(-1)).toBe(2)
+      const ids = result.current.feed.items.map((i) => i._id)
+      await act(() => result.current.mark.markAs({ ids, markAs: 'read' }))
+      expect(badge.at(-1)).toBe('cleared')
+      // Each number once, not once per event of the cache.
+      expect(badge).toEqual([3, 2, 'cleared'])
+    } finally {
+      delete (navigator as { setAppBadge?: unknown }).setAppBadge
+      delete (navigator as { clearAppBadge?: unknown }).clearAppBadge
+    }
+  })
+
   it('a subscriber switch starts from a clean cache and asks nothing more for the old subscriber', async () => {
     const fixture = buildFixture({
       subscribers: [subscriber('user-2')],
