@@ -2,7 +2,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
-import { InboxContent, InboxRoot, InboxTrigger } from '../../src/components/Inbox/parts'
+import { InboxContent, InboxHeader, InboxRoot, InboxTrigger } from '../../src/components/Inbox/parts'
 import { InboxInline } from '../../src/components/layouts/InboxInline'
 import { InboxPage } from '../../src/components/layouts/InboxPage'
 import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
@@ -90,6 +90,21 @@ describe('parts and layouts in jsdom', () => {
     await user.keyboard('{Escape}')
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Notifications/ }))
+  })
+
+  it('names a popover without a heading "Notifications", as a labelled dialog must be', async () => {
+    const { container } = renderWithInbox(
+      <InboxRoot defaultOpen>
+        <InboxTrigger />
+        <InboxContent>
+          <InboxHeader title={null} />
+          <button type="button">Inside</button>
+        </InboxContent>
+      </InboxRoot>,
+      { fixture: fixture() },
+    )
+    await screen.findByRole('dialog', { name: 'Notifications' })
+    await expectAccessible(container)
   })
 
   it('shows the topics in the settings view, reached and paged by keyboard, axe clean', async () => {

@@ -111,7 +111,7 @@ export const InboxContent = /* @__PURE__ */ forwardRef<HTMLDivElement, InboxCont
 export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<InboxContentProps, 'portal'>>(
   function PopoverContent({ placement = 'bottom-end', className, children, ...rest }, ref): ReactElement | null {
     const ctx = useRoot('InboxContent')
-    const { c } = useUI('InboxContent')
+    const { m, c } = useUI('InboxContent')
     const content = useRef<HTMLDivElement>(null)
     const setRef = useMergedRef(ref, content)
     const titleId = `${ctx.contentId}-title`
@@ -176,6 +176,8 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
+        // Its name while no heading has the title's id (no InboxHeader, or one with `title={null}`).
+        aria-label={m.inboxTitle}
         tabIndex={-1}
         {...c('inbox-popover', className)}
         data-placement={placement}
@@ -222,7 +224,10 @@ function InPortal({ container, children }: { container?: Element; children: Reac
 
 /** Props of {@link InboxHeader}; the rest lands on its `<div>`. */
 export interface InboxHeaderProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'> {
-  /** The heading that names the popover or region; `null` for none. @default the "Notifications" string */
+  /**
+   * The heading that names the popover or region; `null` for none (a popover is then named by the "Notifications"
+   * string). @default the "Notifications" string
+   */
   title?: ReactNode | undefined
 }
 
