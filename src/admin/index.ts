@@ -78,9 +78,9 @@ const AdminContext = /* @__PURE__ */ createContext<AdminValue | null>(null)
 
 /**
  * Gives the admin hooks below it their own client (e.g. one that reaches your back office). Inside an
- * `InboxProvider` they keep its subscriber and cache, so a trigger that reaches that subscriber refreshes the
- * inbox; on a back-office page of its own, with no inbox around it, it brings a QueryClient of its own (or
- * takes `queryClient`).
+ * `InboxProvider` they keep its subscriber (a trigger that reaches that subscriber refreshes the inbox) and,
+ * unless given `queryClient`, its cache; on a back-office page of its own, with no inbox around it, it brings a
+ * QueryClient of its own (or takes `queryClient`).
  *
  * @example
  * <InboxAdminProvider client={createInboxClient({ baseUrl: '/admin/api' })}>
@@ -93,7 +93,7 @@ export function InboxAdminProvider({
   children,
 }: {
   client: InboxClient
-  /** The QueryClient of the admin reads and writes when there is no `InboxProvider` around. */
+  /** The QueryClient of the admin reads and writes; by default the `InboxProvider`'s around, else one of its own. */
   queryClient?: QueryClient | undefined
   children?: ReactNode
 }): ReactNode {
