@@ -45,6 +45,85 @@ describe('a designer brands the inbox', () => {
   })
 })
 
+describe('the text size token', () => {
+  type Sizes = Map<string, number[]>
+  /**
+   * The font sizes (px) of each part of the inbox that holds text (or is a text field), part → the sizes found,
+   * with the feed open and then in the settings. Elements without a part of their own go by tag name.
+   */
+  async function sizes(css: string): Promise<{ feed: Sizes; settings: Sizes }> {
+    const page = await open(BAR + css)
+    const read = async () => {
+      const found = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('[data-inbox-root], [data-inbox-root] *'))
+          .filter(
+            (el) =>
+              el.matches('input:not([type=checkbox])') ||
+              Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()),
+          )
+          .map((el) => [
+            el.getAttribute('data-part') ?? el.tagName.toLowerCase(),
+            parseFloat(getComputedStyle(el).fontSize),
+          ]),
+      )
+      const parts: Sizes = new Map()
+      for (const [part, size] of found as [string, number][]) {
+        const seen = parts.get(part) ?? []
+        if (!seen.includes(size))
+          parts.set(
+            part,
+            [...seen, size].sort((a, b) => a - b),
+          )
+      }
+      return parts
+    }
+    await page.locator('.inbox-bell').click()
+    await page.locator('.inbox-item__body').first().waitFor()
+    const feed = await read()
+    await page.getByRole('button', { name: 'Notification settings' }).click()
+    await page.locator('.inbox-prefs__workflow-name').first().waitFor()
+    const settings = await read()
+    await page.close()
+    return { feed, settings }
+  }
+  let defaults: ReturnType<typeof sizes> | undefined
+
+  const FEED = ['item-title', 'item-body', 'item-time', 'bell-badge', 'tabs-tab', 'button', 'header-title', 'feed-day']
+  const SETTINGS = ['prefs-title', 'prefs-workflow-name', 'switch-label']
+
+  it('keeps the sizes of before at its default 14 px', async () => {
+    const { feed } = await (defaults ??= sizes(''))
+    expect(Object.fromEntries(FEED.map((part) => [part, feed.get(part)]))).toEqual({
+      'item-title': [14],
+      'item-body': [13.5],
+      'item-time': [12],
+      'bell-badge': [11],
+      'tabs-tab': [13],
+      button: [13],
+      'header-title': [16],
+      'feed-day': [12],
+    })
+  })
+
+  it.each([16, 12])('at %i px scales every text of the bell, the feed and the settings from 14 px', async (px) => {
+    const base = await (defaults ??= sizes(''))
+    const scaled = await sizes(`[data-inbox-root] { --inbox-font-size: ${px}px; }`)
+    for (const [view, named] of [
+      ['feed', FEED],
+      ['settings', SETTINGS],
+    ] as const) {
+      for (const part of named) expect(base[view].has(part), part).toBe(true)
+      // Each part's sizes are its default ones times px / 14, sub-pixel rounding aside: none stays fixed.
+      const off = [...base[view]].flatMap(([part, was]) => {
+        const now = scaled[view].get(part)
+        const ok = now?.length === was.length && now.every((size, i) => Math.abs(size - (was[i]! * px) / 14) < 0.01)
+        return ok ? [] : [`${part}: ${was.join(', ')} -> ${now?.join(', ')}`]
+      })
+      expect(off, view).toEqual([])
+    }
+  })
+})
+
 describe('the bell where the app puts it', () => {
   it('opens in a header with overflow: hidden without scrolling the header, the bell with it', async () => {
     const page = await open(BAR + '#bar { overflow: hidden; height: 56px; box-sizing: border-box; }')

@@ -26,13 +26,15 @@
  * Then 5.2 kB of CSS: toasts cut to three lines of title and of body, as the feed's rows are.
  * And a body written the other way from the inbox (Arabic in an English one) keeps the room for the
  * mark-as button on the row's side, not its text's.
+ * On 2026-11-27, 5.26 kB of CSS: every text size follows --inbox-font-size (a calc() of the token for each, +52 B),
+ * after 45 B of rules that repeated others were taken out.
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
   inboxLazy: 31_300,
-  css: 5_250,
+  css: 5_263,
   hooks: 21_800,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,
