@@ -26,7 +26,11 @@ export const es: InboxMessages = {
   emptyUnreadTitle: 'No hay notificaciones sin leer',
   errorTitle: 'No se pudieron cargar las notificaciones',
   retry: 'Reintentar',
-  newNotifications: { one: '{count} notificación nueva', other: '{count} notificaciones nuevas' },
+  newNotifications: {
+    one: '{count} notificación nueva',
+    many: '{count} de notificaciones nuevas',
+    other: '{count} notificaciones nuevas',
+  },
   markAsRead: 'Marcar como leída',
   markAsUnread: 'Marcar como no leída',
   unread: 'Sin leer',

@@ -26,7 +26,11 @@ export const fr: InboxMessages = {
   emptyUnreadTitle: 'Aucune notification non lue',
   errorTitle: 'Impossible de charger les notifications',
   retry: 'Réessayer',
-  newNotifications: { one: '{count} nouvelle notification', other: '{count} nouvelles notifications' },
+  newNotifications: {
+    one: '{count} nouvelle notification',
+    many: '{count} de nouvelles notifications',
+    other: '{count} nouvelles notifications',
+  },
   markAsRead: 'Marquer comme lue',
   markAsUnread: 'Marquer comme non lue',
   unread: 'Non lue',

@@ -111,6 +111,55 @@ describe('i18n', () => {
     expect(plural(en.bellLabelUnseen, 120, 'en', {}, '99+')).toBe('Notifications, 99+ unseen')
   })
 
+  it('has a form for every plural category each language selects, or leaves it to `other` for a reason', () => {
+    /** What a message leaves to its `other` form on purpose: locales, categories, messages (`*`: every one), why. */
+    const FALLS_BACK: [string[], string[], string[], string][] = [
+      [
+        ['ar'],
+        ['zero'],
+        ['*'],
+        'no count of 0 is ever said: the bell and a trigger say their name alone, a thread has others and unread ' +
+          'items when its buttons show, and new notifications are told from one up',
+      ],
+      [
+        ['ar'],
+        ['one', 'two', 'few', 'many'],
+        ['triggerUnseen', 'triggerUnread', 'threadMore', 'threadMarkRead'],
+        'no noun is counted, so one wording reads right for every number',
+      ],
+      [
+        ['fr', 'es'],
+        ['many'],
+        ['bellLabelUnseen', 'bellLabelUnread', 'triggerUnseen', 'triggerUnread'],
+        'the number said is at most 99 (99+ is said as 99), and many is for millions',
+      ],
+      [['fr', 'es'], ['many'], ['threadMore', 'threadMarkRead'], 'no noun is counted, so no "de" before one'],
+    ]
+    const missing: string[] = []
+    const used = new Set<number>()
+    for (const [code, messages] of Object.entries(locales)) {
+      const rules = new Intl.PluralRules(code)
+      const selected = new Set([...Array.from({ length: 1001 }, (_, n) => rules.select(n)), rules.select(1e6)])
+      for (const [key, message] of Object.entries(messages)) {
+        if (typeof message !== 'object') continue
+        for (const category of selected) {
+          if (category in message) continue
+          const why = FALLS_BACK.findIndex(
+            ([codes, categories, keys]) =>
+              codes.includes(code) && categories.includes(category) && (keys.includes('*') || keys.includes(key)),
+          )
+          if (why < 0) missing.push(`${code} ${key} ${category}`)
+          else used.add(why)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+    // No reason is kept for a form that is there.
+    expect(FALLS_BACK.filter((_, i) => !used.has(i))).toEqual([])
+    expect(plural(fr.newNotifications, 1e6, 'fr')).toBe('1000000 de nouvelles notifications')
+    expect(plural(es.newNotifications, 2e6, 'es')).toBe('2000000 de notificaciones nuevas')
+  })
+
   it('each locale names its language and direction', () => {
     for (const [code, messages] of Object.entries(locales)) expect(messages.lang, code).toBe(code)
     expect(ar.dir).toBe('rtl')
