@@ -37,8 +37,9 @@ export interface InboxProxyOptions<C = unknown> {
    * answered before the limit is looked at (401, 403, 405), cost nothing. `store` keeps the counts: by default
    * {@link createMemoryRateLimitStore}, per process and at most 100,000 subscribers; pass a shared store to
    * hold the limit across instances. A store that fails (throws, rejects, or has not answered within 1 s) lets
-   * the request through: an outage of a shared store neither takes the inbox down with it nor holds its requests
-   * (the limit guards the API key's allowance, and the service keeps its own). `false` turns the limit off.
+   * the request through, and is told to `onError`: an outage of a shared store neither takes the inbox down with it
+   * nor holds its requests (the limit guards the API key's allowance, and the service keeps its own). `false`
+   * turns the limit off.
    * @default { limit: 600, windowMs: 60000, store: createMemoryRateLimitStore() }
    */
   rateLimit?: (RateLimitRule & { store?: RateLimitStore }) | false | undefined
@@ -47,10 +48,12 @@ export interface InboxProxyOptions<C = unknown> {
   /**
    * Told each time the proxy itself fails a request, for your logs or error reporting: the service unreachable or
    * its connection dropped (502), too slow (504) or answering with a redirect (502); `authenticate` throwing (500);
-   * the event broker failing (503). `error.status` is the status the browser gets, `error.message` says what
-   * failed and where (method and upstream URL, the API key redacted), `error.cause` is what was thrown underneath
-   * (fetch's error, whose own `cause` holds a code such as `ECONNREFUSED`; what `authenticate` threw). `request` is
-   * the browser's request, its body already read.
+   * the event broker failing (503); the rate-limit store failing (throwing, rejecting or not answering within 1 s),
+   * which lets the request go ahead without the limit: told once the request has its answer, with that answer's
+   * status (the service's, say 200, or the proxy's own). `error.status` is the status the browser gets,
+   * `error.message` says what failed and where (method and upstream URL, the API key redacted), `error.cause` is
+   * what was thrown underneath (fetch's error, whose own `cause` holds a code such as `ECONNREFUSED`; what
+   * `authenticate` or the store threw). `request` is the browser's request, its body already read.
    *
    * Called synchronously before the answer is sent; it cannot change that answer, and what it throws (or, for an
    * async function, rejects with) is ignored. Not called for the service's own errors, which are relayed as they
@@ -409,8 +412,11 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
 
   /** Longest wait for the rate-limit store's verdict; a store slower than that lets the request through. */
   const storeTimeout = Math.min(timeout, 1_000)
-  /** Milliseconds the subscriber must wait, or 0 to go ahead; 0 too when the store fails or is slow (fail open). */
-  async function limited(subscriberId: string): Promise<number> {
+  /**
+   * Milliseconds the subscriber must wait, or 0 to go ahead; 0 too when the store fails or is slow (fail open),
+   * and then `failed` has what went wrong.
+   */
+  async function limited(subscriberId: string, failed: (error: unknown) => unknown): Promise<number> {
     if (!store || !rule) return 0
     try {
       const taken = store.take(subscriberId, 1, Date.now(), rule)
@@ -418,7 +424,8 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       // not hold every request: past the bound the request goes ahead, as when the store fails.
       const verdict = 'then' in taken ? await within(Promise.resolve(taken), storeTimeout) : taken
       return verdict.ok ? 0 : Math.max(1, verdict.retryAfterMs)
-    } catch {
+    } catch (error) {
+      failed(error)
       return 0
     }
   }
@@ -527,6 +534,25 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
   }
 
   async function inboxProxy(request: Request, context?: C): Promise<Response> {
+    // A rate-limit store that failed let the request go ahead: told with the status the request then got.
+    const storeFailures: unknown[] = []
+    const response = await respond(request, context, (error) => storeFailures.push(error))
+    if (storeFailures.length)
+      report(
+        request,
+        response.status,
+        'The rate-limit store failed; the request went ahead unlimited',
+        storeFailures[0],
+      )
+    return response
+  }
+
+  /** The answer to `request`; `storeFailed` hears of a rate-limit store that failed, the request going ahead. */
+  async function respond(
+    request: Request,
+    context: C | undefined,
+    storeFailed: (error: unknown) => unknown,
+  ): Promise<Response> {
     const url = new URL(request.url)
     const path = url.pathname
     // A method the path does not take is refused before anything else: what a path takes is no secret. On a
@@ -575,7 +601,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
     if (path === basePath + '/events') {
       // No events here: "no content" tells the kit to poll, without a failed request in the browser's console.
       if (!events) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } })
-      const wait = await limited(subscriberId)
+      const wait = await limited(subscriberId, storeFailed)
       if (wait > 0) {
         return errorResponse(429, path, 'Too many requests; try again shortly.', {
           'retry-after': String(Math.ceil(wait / 1000)),
@@ -614,7 +640,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       )
     }
     const { route } = found
-    const wait = await limited(subscriberId)
+    const wait = await limited(subscriberId, storeFailed)
     if (wait > 0) {
       return errorResponse(429, path, 'Too many requests; try again shortly.', {
         'retry-after': String(Math.ceil(wait / 1000)),

@@ -4,12 +4,15 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createClient } from 'redis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createInboxProxy, createMemoryBroker } from '../../src/proxy'
-import type { InboxProxyOptions } from '../../src/proxy'
+import type { InboxProxyOptions, RateLimitStore } from '../../src/proxy'
+import { createRedisRateLimitStore } from '../../src/proxy/redis'
 import { APP, startProxy } from './harness'
 
 const FEED = '/v1/subscribers/user-1/notifications/feed'
+const FEED_OF = (id: string) => `/v1/subscribers/${id}/notifications/feed`
 
 type Reported = { error: Error & { status: number }; request: Request }
 
@@ -154,6 +157,52 @@ describe('createInboxProxy: onError', () => {
     expect(reported.map((r) => [r.error.status, r.error.message, r.error.cause])).toEqual([
       [503, 'The event broker failed to start an event stream: broker connection lost', down],
     ])
+  })
+
+  it('is told when the rate-limit store fails, with the status of the answer the request went on to get', async () => {
+    // A Redis store whose server is gone: its client could not connect (a closed port) and is not ready.
+    const client = createClient({
+      url: `redis://127.0.0.1:${await closedPort()}`,
+      socket: { reconnectStrategy: false },
+    })
+    client.on('error', () => {})
+    await expect(client.connect()).rejects.toThrow()
+    const throwing: RateLimitStore = {
+      take: () => {
+        throw new Error('store bug')
+      },
+    }
+    for (const [store, reason] of [
+      [createRedisRateLimitStore({ client }), 'Redis cannot be reached: the client is not connected.'],
+      [throwing, 'store bug'],
+    ] as const) {
+      const reported: Reported[] = []
+      const rateLimit = { limit: 1, windowMs: 60_000, store }
+      const { call } = startProxy({ rateLimit, onError: (error, request) => void reported.push({ error, request }) })
+      const without = startProxy({ rateLimit })
+      // The limit of one is not applied: both requests go ahead, as they do without onError.
+      const answers = [await call('user-1', FEED_OF('user-1')), await call('user-1', FEED_OF('user-1'))]
+      const unreported = [
+        await without.call('user-1', FEED_OF('user-1')),
+        await without.call('user-1', FEED_OF('user-1')),
+      ]
+      expect(answers.map((r) => r.status)).toEqual([200, 200])
+      expect(unreported.map((r) => r.status)).toEqual([200, 200])
+      // One the service refuses (a mark-as that names nothing to mark) is told with the service's status.
+      const refused = await call('user-1', '/v1/subscribers/user-1/messages/mark-as', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+      expect(reported.map((r) => [r.error.status, r.error.message])).toEqual([
+        [200, `The rate-limit store failed; the request went ahead unlimited: ${reason}`],
+        [200, `The rate-limit store failed; the request went ahead unlimited: ${reason}`],
+        [refused.status, `The rate-limit store failed; the request went ahead unlimited: ${reason}`],
+      ])
+      expect(refused.status).toBeGreaterThanOrEqual(400)
+      expect(reported[0]!.error.cause).toBeInstanceOf(Error)
+      expect(reported[0]!.request.url).toContain(FEED_OF('user-1'))
+    }
   })
 
   it('cannot break the answer: what it throws, or an async one rejects with, is dropped', async () => {
