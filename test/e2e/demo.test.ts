@@ -312,6 +312,48 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     await close(page)
   })
 
+  it('offers Try again when a topic list cannot be loaded, the first page or the next, and loads it then', async () => {
+    // The network fails for both lists until the test says otherwise.
+    const context = await demoContext(run)
+    let failing = true
+    for (const pattern of ['**/api/inbox/v2/subscribers/*/subscriptions*', '**/demo-admin/v2/topics/*/subscriptions*'])
+      await context.route(pattern, (route) => (failing ? route.abort() : route.continue()))
+    const page = await openDemo(run, 'demo-user', { context })
+    const panel = page.locator('#topics')
+    const mine = panel.locator('.demo-my-topics')
+    const members = panel.locator('.demo-group').nth(1)
+    for (const group of [mine, members]) {
+      await group.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 30_000 })
+      expect(await group.getByRole('alert').count()).toBe(1)
+      expect(await group.locator('li').count()).toBe(0)
+    }
+    failing = false
+    await mine.getByRole('button', { name: 'Try again' }).click()
+    // The button goes with the error: focus waits on the list's heading.
+    await eventually(() => mine.locator('li').count()).toBe(3)
+    expect(await mine.getByRole('button', { name: 'Try again' }).count()).toBe(0)
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Your topics')
+    await members.getByRole('button', { name: 'Try again' }).click()
+    await eventually(() => members.locator('li').count()).toBe(3)
+    expect(await members.getByRole('alert').count()).toBe(0)
+
+    // A next page that fails keeps the page before in view, under the error; Try again loads the next.
+    const first = await mine.locator('li').allInnerTexts()
+    failing = true
+    await mine.getByRole('button', { name: 'Next' }).click()
+    await mine.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 30_000 })
+    expect(await mine.locator('li').allInnerTexts()).toEqual(first)
+    failing = false
+    await mine.getByRole('button', { name: 'Try again' }).click()
+    await eventually(() => mine.locator('li').count()).toBe(2)
+    expect(await mine.getByRole('alert').count()).toBe(0)
+
+    // The failed requests are the only problems the page had.
+    const problems = pageProblems(page)
+    await context.close()
+    expect(problems.filter((p) => !p.includes('net::ERR_FAILED'))).toEqual([])
+  })
+
   it("lines the topic lists up with the panels beside them, paged with the demo's own buttons", async () => {
     const page = await openDemo(run, 'demo-user')
     await page.locator('#topics .demo-my-topics li').first().waitFor()

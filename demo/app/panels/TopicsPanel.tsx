@@ -34,6 +34,31 @@ function Pager(props: {
   )
 }
 
+/**
+ * Why a list could not be loaded, and Try again. Focus goes to the heading of the list's group, for the button
+ * goes away once the list loads.
+ */
+function LoadError({ error, refetch }: { error: Error; refetch: () => Promise<void> }) {
+  const t = useDemoStrings()
+  return (
+    <div className="demo-load-error">
+      <p role="alert" className="demo-field-error">
+        {errorText(error)}
+      </p>
+      <button
+        type="button"
+        className="demo-button demo-button-small"
+        onClick={(event) => {
+          event.currentTarget.closest('.demo-group')?.querySelector<HTMLElement>('h3')?.focus()
+          void refetch()
+        }}
+      >
+        {t.tryAgain}
+      </button>
+    </div>
+  )
+}
+
 /** Who follows a topic, through the admin backend (the proxy refuses topic lists). */
 function TopicMembers({ topicKey }: { topicKey: string }) {
   const t = useDemoStrings()
@@ -42,13 +67,9 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
     list.totalCount === undefined ? undefined : t.inAll(`${list.totalCount}${list.totalCountCapped ? '+' : ''}`)
   return (
     <>
-      {list.error ? (
-        <p role="alert" className="demo-field-error">
-          {errorText(list.error)}
-        </p>
-      ) : list.isLoading ? (
+      {list.isLoading ? (
         <p className="demo-muted">{t.loading}</p>
-      ) : (
+      ) : list.items.length === 0 && list.error ? null : (
         <ul className="demo-list" aria-label={t.topicSubscribers}>
           {list.items.map((s) => (
             <li key={s._id} className="demo-list-row">
@@ -63,6 +84,8 @@ function TopicMembers({ topicKey }: { topicKey: string }) {
           ))}
         </ul>
       )}
+      {/* A first page that failed, or a move: the page moved from stays above, with its pager. */}
+      {list.error && <LoadError error={list.error} refetch={list.refetch} />}
       <Pager label={t.topicSubscribersPages} summary={total} {...list} />
     </>
   )
@@ -74,15 +97,11 @@ function MyTopics() {
   const list = useSubscriberSubscriptions({ limit: PAGE_SIZE })
   return (
     <div className="demo-group demo-my-topics">
-      <h3>{t.myTopics}</h3>
-      {list.error ? (
-        <p role="alert" className="demo-field-error">
-          {errorText(list.error)}
-        </p>
-      ) : list.isLoading ? (
+      <h3 tabIndex={-1}>{t.myTopics}</h3>
+      {list.isLoading ? (
         <p className="demo-muted">{t.loading}</p>
       ) : list.items.length === 0 ? (
-        <p className="demo-muted">{t.noTopics}</p>
+        !list.error && <p className="demo-muted">{t.noTopics}</p>
       ) : (
         <ul className="demo-list" aria-label={t.myTopics}>
           {list.items.map((s) => (
@@ -93,6 +112,7 @@ function MyTopics() {
           ))}
         </ul>
       )}
+      {list.error && <LoadError error={list.error} refetch={list.refetch} />}
       <Pager label={t.myTopicsPages} {...list} />
     </div>
   )
@@ -106,7 +126,7 @@ export function TopicsPanel({ directory }: { directory: Directory | null }) {
     <Panel id="topics" title={t.topicsTitle} description={t.topicsDescription}>
       <MyTopics />
       <div className="demo-group">
-        <h3>{t.members}</h3>
+        <h3 tabIndex={-1}>{t.members}</h3>
         <TopicSelect directory={directory} value={topicKey} onChange={setTopicKey} />
         {topicKey && (
           <AdminScope>
