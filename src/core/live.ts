@@ -179,12 +179,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     const retryAt = paused ? null : Date.now() + retryIn
     setTrouble({ error, retryAt })
     post({ t: 'trouble', status: (error as ApiError).status, message: error.message, name: error.name, retryAt })
-    // Bundlers write the mode in for `process.env.NODE_ENV`; a browser has no `process` to read it from.
-    try {
-      warn(error)
-    } catch {
-      // Unbundled: no development warnings.
-    }
+    warn(error)
   }
 
   /** Looking stops while signed out; the app hears of it once, when it begins. */
@@ -233,7 +228,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   /** In development, one warning per distinct failure, naming the request and the likely fix. */
   function warn(error: Error) {
-    if (process.env.NODE_ENV === 'production') return
+    // Bundlers write the mode in for `process.env.NODE_ENV`; a browser has no `process` to read it from.
+    try {
+      if (process.env.NODE_ENV === 'production') return
+    } catch {
+      return // Unbundled: no development warnings.
+    }
     const status = (error as ApiError).status
     const key = `${error.name}${status}`
     if (warned.has(key)) return
@@ -332,6 +332,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   const refused = ({ queryKey: [root, of, admin], state: { error } }: Query) => {
     if (error && root === 'inbox' && of === subscriberId && admin !== 'admin' && troubleKind(error) === 'signedOut') {
       signedOut(error, true)
+      warn(error)
       plan()
     }
   }
