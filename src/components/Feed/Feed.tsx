@@ -20,6 +20,7 @@ import { ARROW_UP, INBOX_EMPTY } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { button, Skeleton, StateMessage, TroubleNotice } from '../internal/parts'
 import { LiveRegion } from '../internal/liveRegion'
+import { useFocusKeeper } from '../internal/focus'
 import { UIContext, useUI, visuallyHidden } from '../internal/ui'
 import { NotificationItem } from '../NotificationItem/NotificationItem'
 import type { ActionHandler, ItemHelpers, NavigateHandler } from '../NotificationItem/NotificationItem'
@@ -300,19 +301,6 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     return () => win.cancelAnimationFrame(frame)
   })
 
-  // When the focused item leaves the list (marked read in an unread list), focus goes to the one now in its place.
-  const focusIndex = useRef(-1)
-  useLayoutEffect(() => {
-    if (focusedId === null || focusListed) return
-    const doc = scrollElement?.ownerDocument
-    if (!doc || (doc.activeElement && doc.activeElement !== doc.body)) return
-    const next = listed[Math.min(focusIndex.current, listed.length - 1)]
-    // None left: to the list's scroller, which says it is empty, rather than to the page.
-    if (!next) return void scrollElement?.focus()
-    setFocusedId(next._id)
-    pendingFocus.current = next._id
-  }, [listed, focusedId, focusListed, scrollElement])
-
   // Stable across renders (the row reads its own id), so that a row re-renders only when its item does.
   const shownRef = useRef(listed)
   shownRef.current = listed
@@ -320,8 +308,29 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     if (e.target !== e.currentTarget) return
     const id = e.currentTarget.dataset.id ?? null
     setFocusedId(id)
-    focusIndex.current = shownRef.current.findIndex((i) => i._id === id)
   }, [])
+  const activeRef = useRef(activeId)
+  activeRef.current = activeId
+
+  // Focus whose element goes moves on (focus.ts): from a row, to the one now in its place, else the one before,
+  // else the list; from inside a row that stays (an answered action's buttons), to the row. From "N new", to the
+  // first item, where it took the reader; from the Try again at the end, to the first item it brought; from the
+  // rest (a banner's Try now, the error state's Try again), to the item in the tab order.
+  const moreFrom = useRef(0)
+  useFocusKeeper(scrollElement?.parentElement, (path) => {
+    const was = (selector: string) => path.some((el) => el.matches(selector))
+    if (was('[data-inbox-item]')) return null
+    const list = shownRef.current
+    const item = was('[data-part="feed-new"]')
+      ? list[0]
+      : was('[data-part="feed-more"]')
+        ? (list[moreFrom.current] ?? list[list.length - 1])
+        : list.find((i) => i._id === activeRef.current)
+    if (!item) return null
+    setFocusedId(item._id)
+    // Not rendered yet (the list scrolls to it): the list until it is.
+    return itemElement(item._id) ?? ((pendingFocus.current = item._id), scrollElement)
+  })
   const clickRef = useRef(onItemClick)
   clickRef.current = onItemClick
   const selectRef = useRef(onSelect)
@@ -511,7 +520,15 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
           {isError && items.length > 0 && (
             <div {...c('inbox-feed__more')} role="alert">
               <span>{m.errorTitle}</span>
-              {button(c, 'ghost', () => void fetchNextPage(), m.retry)}
+              {button(
+                c,
+                'ghost',
+                () => {
+                  moreFrom.current = listed.length
+                  void fetchNextPage()
+                },
+                m.retry,
+              )}
             </div>
           )}
         </div>

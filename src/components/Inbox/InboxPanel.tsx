@@ -10,6 +10,7 @@ import type { ViewportRect } from '../Feed/useVirtualRows'
 import { BACK, CHECK_ALL, SETTINGS } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
 import { ErrorBanner, iconButton, Skeleton, StateMessage } from '../internal/parts'
+import { useFocusKeeper } from '../internal/focus'
 import { loader, useLoaded } from '../internal/lazy'
 import { useUI } from '../internal/ui'
 
@@ -98,16 +99,23 @@ export function InboxPanel<P extends JsonObject = JsonObject>({
     if (switched.current) viewButton.current?.focus()
     switched.current = false
   }, [view])
+  // Focus whose element goes outside the feed (the mark-all error's Dismiss, the settings' Try again) moves on to
+  // Mark all as read, or in the settings view to the back button (focus.ts). The panel has no element of its own:
+  // the one around its header (the dialog, the inline inbox, the page's list) is its region.
+  const markAllButton = useRef<HTMLButtonElement>(null)
+  const [header, setHeader] = useState<HTMLDivElement | null>(null)
+  useFocusKeeper(header?.parentElement, () => markAllButton.current ?? viewButton.current)
   // Disabled for the pointer and announced so, but still focusable: a press that empties the list keeps focus.
   const markAllOff = markAll.isPending || counts.unread === 0
 
   return (
     <>
-      <InboxHeader title={feed ? m.inboxTitle : m.preferencesTitle} data-view={view}>
+      <InboxHeader ref={setHeader} title={feed ? m.inboxTitle : m.preferencesTitle} data-view={view}>
         {feed ? (
           <div {...c('inbox-header__actions')}>
             {iconButton(c, m.markAllAsRead, icon(CHECK_ALL, size), () => void (markAllOff || markAll.markAll()), {
               'aria-disabled': markAllOff || undefined,
+              ref: markAllButton,
             })}
             {showPreferences &&
               // The settings view is a module of its own, fetched when its button is first pointed at or focused.

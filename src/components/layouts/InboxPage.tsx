@@ -7,6 +7,7 @@ import { splitPanelProps } from '../Inbox/panelProps'
 import type { InboxPanelProps } from '../Inbox/InboxPanel'
 import { LabelContext } from '../Inbox/root'
 import { useNow } from '../internal/clock'
+import { useFocusKeeper } from '../internal/focus'
 import { useControllableState } from '../internal/hooks'
 import { BACK } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
@@ -93,6 +94,11 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
       listRef.current?.querySelector<HTMLElement>(`[data-inbox-item][data-id="${CSS.escape(target)}"]`)?.focus()
   })
 
+  // Focus whose element goes in the detail (an answered action's buttons) moves on to the detail's heading
+  // (focus.ts); when the detail itself goes, the effect above has it.
+  const [detail, setDetail] = useState<HTMLElement | null>(null)
+  useFocusKeeper(detail, () => headingRef.current)
+
   const back = () => {
     // Where only one pane shows, going back shows the list again; beside it, the selection stays.
     if (listRef.current?.checkVisibility?.() === false) setSelected(null)
@@ -126,6 +132,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         </LabelContext.Provider>
         {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Escape from within goes back to the list */}
         <section
+          ref={setDetail}
           {...c('inbox-detail')}
           // Named by the item shown; empty, it is no landmark (the list already bears the inbox's name).
           aria-labelledby={item ? `${titleId}-detail` : undefined}
