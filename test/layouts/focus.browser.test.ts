@@ -1,6 +1,6 @@
 /**
  * Keyboard focus never falls to the page's body while someone uses the inbox: whatever takes away the element
- * that has focus (an answer that replaces a notification's buttons, a row leaving its list, a banner, a
+ * that has focus (an answer that replaces a notification's buttons, a row leaving its list, a banner, a toast, a
  * button that has done its work), focus goes on to the item now in its place, else the one before, else what
  * holds it (the row, the list, the detail's heading). In Chromium, against the reference service
  * (`browser/focus.tsx`: `#focus` an `<InboxInline>`, `#focus-page` an `<InboxPage>`, `#focus-threads` a feed in
@@ -187,7 +187,7 @@ describe('a control that has done its work and goes', () => {
   })
 })
 
-describe('views', () => {
+describe('views and toasts', () => {
   it('the settings view and back, and the tabs: focus stays on the button that was pressed, or its twin', async () => {
     const page = await open()
     await page.getByRole('button', { name: 'Notification settings' }).focus()
@@ -198,6 +198,28 @@ describe('views', () => {
     await page.getByRole('tab', { name: 'All' }).focus()
     await page.keyboard.press('ArrowRight')
     await expectFocus(page, page.getByRole('tab', { name: /^Unread/ }))
+    await page.close()
+  })
+
+  it('a focused toast pushed out by a newer one: to the toast before it; dismissed, to the next, then back', async () => {
+    const page = await open()
+    const before = page.getByRole('button', { name: 'Before' })
+    await before.focus()
+    await call(page, '__arrive', 'Subject 4', 'Subject 5')
+    const toasts = page.locator('.inbox-toast')
+    await expect.poll(() => toasts.count()).toBe(2)
+    await toasts.nth(1).getByRole('button', { name: 'Dismiss' }).focus()
+    // Two at most: the newest pushes out the oldest, which had focus.
+    await call(page, '__arrive', 'Subject 3')
+    await expect.poll(() => toasts.first().textContent()).toContain('Subject 3')
+    await expectFocus(page, toasts.nth(1).getByRole('button', { name: 'Dismiss' }))
+    expect(await toasts.nth(1).textContent()).toContain('Subject 4')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => toasts.count()).toBe(1)
+    await expectFocus(page, toasts.first().getByRole('button', { name: 'Dismiss' }))
+    await page.keyboard.press('Enter')
+    await expect.poll(() => toasts.count()).toBe(0)
+    await expectFocus(page, before)
     await page.close()
   })
 })

@@ -5,6 +5,7 @@ import type { FeedItem } from '../../api/types'
 import { CLOSE } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { plain } from '../internal/text'
+import { useFocusKeeper } from '../internal/focus'
 import { useUI } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
 import { Avatar } from '../NotificationItem/Avatar'
@@ -87,19 +88,12 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
     }
   }, [toasts, held, duration, left])
 
-  // Where focus was before it came to the toasts: it goes back there when the last one it was on closes.
+  // Where focus was before it came to the toasts. When the toast that has it goes (dismissed, pushed out by newer
+  // ones), focus moves to the toast now in its place, else the one before it, else back there (focus.ts).
   const from = useRef<HTMLElement | null>(null)
-  const list = useRef<HTMLOListElement>(null)
-  const close = (toast: Toast) => {
-    const el = list.current
-    if (el?.contains(el.ownerDocument.activeElement)) {
-      const items = el.children
-      const i = toasts.indexOf(toast)
-      const next = (items[i + 1] ?? items[i - 1])?.querySelector<HTMLElement>(':scope > button')
-      ;(next ?? (from.current?.isConnected ? from.current : null))?.focus()
-    }
-    setToasts((t) => t.filter((x) => x !== toast))
-  }
+  const [list, setList] = useState<HTMLOListElement | null>(null)
+  useFocusKeeper(list, () => (from.current?.isConnected ? from.current : null))
+  const close = (toast: Toast) => setToasts((t) => t.filter((x) => x !== toast))
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- pointer and focus within pause the timer
     <section
@@ -111,13 +105,14 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       onPointerEnter={() => setHeld(true)}
       onPointerLeave={() => setHeld(false)}
       onFocus={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget)) from.current = e.relatedTarget as HTMLElement | null
+        // From outside (not from nowhere: a toast gone under focus, which moved on to another).
+        if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) from.current = e.relatedTarget as HTMLElement
         setHeld(true)
       }}
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setHeld(false)}
       {...rest}
     >
-      <ol ref={list} {...c('inbox-toaster__list')} aria-live={live ? 'polite' : undefined}>
+      <ol ref={setList} {...c('inbox-toaster__list')} aria-live={live ? 'polite' : undefined}>
         {toasts.map((toast) => {
           const { item } = toast
           // Each toast's buttons are described by its title: "Open" and "Dismiss" are alike in every toast.
