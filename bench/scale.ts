@@ -8,7 +8,8 @@
  *   a script forced (Chromium's trace records them with the script's stack) and their time, when the bell is
  *   clicked and the first rows mount; over a fling of the mouse wheel through rows never shown before, with
  *   every page loaded (median of `--runs` flings); and while the window is narrowed in steps (every row in view
- *   measured again).
+ *   measured again); and the time of the render of a small scroll step with every page loaded (median of 40,
+ *   most of them mounting no row: the work of a render beside the rows it draws).
  * Run: npx tsx bench/scale.ts [--only=ledger|feed] [--runs=5]; writes bench/results/scale.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -170,6 +171,24 @@ async function measureFeed(browser: Browser) {
       if (last >= ITEMS) break
       stale = (await scroller.evaluate((el) => el.scrollHeight)) > before ? 0 : stale + 1
     }
+    // The render of one scroll step near the end of the loaded items: the scroll event renders the rows of its
+    // offset at once (flushSync), so that its handler's time is the render's. Steps of 8 px, most of which mount no
+    // row: what a render costs beside the rows it draws. Median of 40 steps, a frame apart.
+    const stepMs = await scroller.evaluate(async (el) => {
+      el.scrollTo({ top: el.scrollHeight - 20_000 })
+      const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+      await frame()
+      const samples: number[] = []
+      for (let i = 0; i < 40; i++) {
+        const t = performance.now()
+        el.scrollTop += 8
+        el.dispatchEvent(new Event('scroll'))
+        samples.push(performance.now() - t)
+        await frame()
+      }
+      samples.sort((a, b) => a - b)
+      return samples[samples.length >> 1]!
+    })
     // A reader's fling with the mouse wheel, down and back up part of the way, through rows never shown before:
     // RUNS of them, each from a place of its own.
     const box = (await scroller.boundingBox())!
@@ -207,6 +226,7 @@ async function measureFeed(browser: Browser) {
     return {
       items: ITEMS,
       open,
+      stepMs: round(stepMs),
       flings: RUNS,
       scrollPx: SCROLL_DOWN * 1.5,
       scrollPxPerSecond: SCROLL_SPEED,
@@ -227,6 +247,8 @@ const BEFORE = {
   markAll: { overlayMs: 91_180.8, foldMs: 142_728 },
   feed: {
     open: { layouts: 7, forced: 6, layoutMs: 30.7, forcedMs: 30.5 },
+    // Before each rendered row's place in the list and the item in the tab order were looked up in a map.
+    stepMs: 2,
     scroll: { layouts: 506, forced: 302, layoutMs: 581.6, forcedMs: 538.3 },
     resize: { layouts: 14, forced: 2, layoutMs: 28.1, forcedMs: 10.9 },
   },

@@ -23,6 +23,57 @@ function fixture(count: number, extra: (i: number) => Record<string, unknown> = 
 }
 
 const articles = () => screen.queryAllByRole('article')
+
+/** A service of `n` items and a cache holding all of them, loaded 100 a page one page at a time as scrolling would. */
+async function loadedSetup(n = 10_000) {
+  const setup = setupService(buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, n) }))
+  const pages = []
+  for (let page = 0; page * 100 < n; page++)
+    pages.push(await setup.client.getFeed(TEST_SUBSCRIBER_ID, { limit: 100, page }))
+  setup.queryClient.setQueryData(inboxKeys.feed(TEST_SUBSCRIBER_ID, { limit: 100 }), {
+    pages,
+    pageParams: pages.map((_, i) => i),
+  })
+  return setup
+}
+
+const WALKS = [
+  'indexOf',
+  'lastIndexOf',
+  'includes',
+  'find',
+  'findIndex',
+  'some',
+  'every',
+  'filter',
+  'map',
+  'forEach',
+] as const
+
+/**
+ * Runs `run` (a render, synchronous) and counts the elements of arrays of 1,000 or more that array methods walk
+ * through meanwhile (a whole array a call): what a render does over all the loaded items rather than the rows drawn.
+ */
+function walked(run: () => void): number {
+  let count = 0
+  const originals = WALKS.map((name) => [name, Array.prototype[name]] as const)
+  for (const [name, original] of originals)
+    Object.defineProperty(Array.prototype, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown[], ...args: unknown[]) {
+        if (this.length >= 1_000) count += this.length
+        return (original as (...a: unknown[]) => unknown).apply(this, args)
+      },
+    })
+  try {
+    run()
+  } finally {
+    for (const [name, original] of originals)
+      Object.defineProperty(Array.prototype, name, { configurable: true, writable: true, value: original })
+  }
+  return count
+}
 const titles = () => articles().map((a) => a.querySelector('h3')?.textContent)
 
 describe('Feed', () => {
@@ -289,15 +340,7 @@ describe('Feed', () => {
   })
 
   it('renders only the rows in view with 10,000 items loaded', async () => {
-    const setup = setupService(buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 10_000) }))
-    // Load all 100 pages from the service into the cache the Feed reads, one at a time as scrolling would.
-    const pages = []
-    for (let page = 0; page < 100; page++)
-      pages.push(await setup.client.getFeed(TEST_SUBSCRIBER_ID, { limit: 100, page }))
-    setup.queryClient.setQueryData(inboxKeys.feed(TEST_SUBSCRIBER_ID, { limit: 100 }), {
-      pages,
-      pageParams: pages.map((_, i) => i),
-    })
+    const setup = await loadedSetup()
     const { user } = renderWithInbox(<Feed limit={100} initialRect={{ width: 400, height: 500 }} />, { setup })
     await waitFor(() => expect(articles().length).toBeGreaterThan(0))
     const bound = Math.ceil(500 / 88) + 2 * 4 + 2
@@ -314,5 +357,29 @@ describe('Feed', () => {
     await user.keyboard('{Home}')
     expect(document.activeElement?.getAttribute('aria-posinset')).toBe('1')
     expect(articles().length).toBeLessThanOrEqual(bound)
+  })
+
+  it('draws a scroll step or a focus move with 10,000 items loaded without walking through them', async () => {
+    const { container } = renderWithInbox(<Feed limit={100} initialRect={{ width: 400, height: 500 }} />, {
+      setup: await loadedSetup(),
+    })
+    await waitFor(() => expect(articles().length).toBeGreaterThan(0))
+    const scroller = container.querySelector('.inbox-feed__scroller') as HTMLElement
+    // Row 5,000 or so at the top: each row's place in the list was a search through the items before it.
+    Object.defineProperty(scroller, 'scrollTop', { value: 5_000 * 88, writable: true })
+    expect(walked(() => fireEvent.scroll(scroller))).toBe(0)
+    const shown = articles().map((a) => [a.getAttribute('aria-posinset'), a.querySelector('h3')?.textContent])
+    expect(shown.length).toBeGreaterThan(5)
+    for (const [posinset, title] of shown) expect(title).toBe(`Message ${Number(posinset) - 1}`)
+    // (The first item, in the tab order, stays rendered above them.)
+    expect(Number(shown[1]![0])).toBeGreaterThan(4_000)
+    // Focus on a row, and the arrow key to the next: the row's place and the next row's, looked up.
+    const article = articles()[2]!
+    const place = Number(article.getAttribute('aria-posinset'))
+    expect(walked(() => fireEvent.focus(article))).toBe(0)
+    expect(article.tabIndex).toBe(0)
+    expect(walked(() => fireEvent.keyDown(article, { key: 'ArrowDown' }))).toBe(0)
+    const next = articles().find((a) => a.tabIndex === 0)
+    expect(next?.getAttribute('aria-posinset')).toBe(String(place + 1))
   })
 })

@@ -91,6 +91,8 @@ interface Row<P extends JsonObject> {
   thread?: FeedItem<P>[] | undefined
   group?: string | undefined
   child?: boolean | undefined
+  /** A thread's unread items' ids. */
+  unread?: string[] | undefined
 }
 
 const HEADER_SIZE = 36
@@ -146,7 +148,10 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   // Items that arrive above the first one shown stay hidden while the reader is scrolled down.
   const [anchorId, setAnchorId] = useState<string | null>(null)
   const [scrolledDown, setScrolledDown] = useState(false)
-  const anchorIndex = anchorId === null ? -1 : items.findIndex((i) => i._id === anchorId)
+  const anchorIndex = useMemo(
+    () => (anchorId === null ? -1 : items.findIndex((i) => i._id === anchorId)),
+    [items, anchorId],
+  )
   const hiddenCount = scrolledDown && anchorIndex > 0 ? anchorIndex : 0
   const shown = useMemo(() => (hiddenCount > 0 ? items.slice(hiddenCount) : items), [items, hiddenCount])
   const firstId = items[0]?._id ?? null
@@ -172,13 +177,21 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
               return null
             }
           }
-  // The rows, the items they show (what the arrow keys move through: threads' hidden ones left out) and their keys.
-  const [rows, listed, keys] = useMemo(() => {
+  // The rows, the items they show (what the arrow keys move through: threads' hidden ones left out), their keys, and
+  // where each item is among the rows and among the items shown: made once per list, so that a render (a scroll
+  // step, a focus moved) looks up the rows it draws instead of searching all the loaded items for each.
+  const { rows, listed, keys, rowAt, listedAt } = useMemo(() => {
     const rows: Row<P>[] = []
     const listed: FeedItem<P>[] = []
+    const rowAt = new Map<string, number>()
+    const listedAt = new Map<string, number>()
     const add = (row: Row<P>) => {
+      const item = row.item
+      if (item) {
+        rowAt.set(item._id, rows.length)
+        listedAt.set(item._id, listed.push(item) - 1)
+      }
       rows.push(row)
-      if (row.item) listed.push(row.item)
     }
     let lastDay = ''
     const days = new Set<string>()
@@ -194,7 +207,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       if (thread && thread.length > 1) {
         // A thread sits where its newest item is (the feed is newest first).
         if (thread[0] === item) {
-          add({ key: item._id, item, thread, group: group! })
+          const unread = thread.filter((i) => !i.read).map((i) => i._id)
+          add({ key: item._id, item, thread, group: group!, unread })
           if (expanded.has(group!))
             for (const other of thread.slice(1)) add({ key: other._id, item: other, child: true })
         }
@@ -214,20 +228,20 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       }
       add({ key: item._id, item })
     }
-    return [rows, listed, rows.map((r) => r.key)]
+    return { rows, listed, keys: rows.map((r) => r.key), rowAt, listedAt }
     // Day labels change only when the date does, not on every clock tick; `threadOf` is made anew from `groupBy`.
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `today` stands for `now`, `groupBy` for `threadOf`
   }, [shown, groupByDay, groupBy, expanded, locale, m, today, utc])
 
   // Roving focus: one item is in the tab order; arrow keys move it.
   const [focusedId, setFocusedId] = useState<string | null>(null)
-  const focusListed = listed.some((i) => i._id === focusedId)
+  const focusListed = focusedId !== null && listedAt.has(focusedId)
   const activeId = focusListed ? focusedId : (listed[0]?._id ?? null)
   const virtual = useVirtualRows({
     keys,
     // The item in the tab order stays rendered when it scrolls out of view: focus on it is not lost, and Tab
     // still reaches the feed.
-    keep: activeId === null ? -1 : keys.indexOf(activeId),
+    keep: activeId === null ? -1 : (rowAt.get(activeId) ?? -1),
     estimateSize: (i) => (rows[i]?.label != null ? HEADER_SIZE : estimateSize),
     overscan,
     initialRect,
@@ -302,8 +316,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   })
 
   // Stable across renders (the row reads its own id), so that a row re-renders only when its item does.
-  const shownRef = useRef(listed)
-  shownRef.current = listed
+  const shownRef = useRef({ listed, listedAt })
+  shownRef.current = { listed, listedAt }
   const onRowFocus = useCallback((e: FocusEvent<HTMLElement>) => {
     if (e.target !== e.currentTarget) return
     const id = e.currentTarget.dataset.id ?? null
@@ -320,12 +334,15 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   useFocusKeeper(scrollElement?.parentElement, (path) => {
     const was = (selector: string) => path.some((el) => el.matches(selector))
     if (was('[data-inbox-item]')) return null
-    const list = shownRef.current
+    const { listed: list, listedAt } = shownRef.current
+    const active = activeRef.current
     const item = was('[data-part="feed-new"]')
       ? list[0]
       : was('[data-part="feed-more"]')
         ? (list[moreFrom.current] ?? list[list.length - 1])
-        : list.find((i) => i._id === activeRef.current)
+        : active === null
+          ? undefined
+          : list[listedAt.get(active) ?? -1]
     if (!item) return null
     setFocusedId(item._id)
     // Not rendered yet (the list scrolls to it): the list until it is.
@@ -337,14 +354,15 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   selectRef.current = onSelect
   const onRowOpen = useCallback((item: FeedItem) => selectRef.current?.(item as FeedItem<P>), [])
   const onRowClick = useCallback((e: MouseEvent<HTMLElement>) => {
-    const item = shownRef.current.find((i) => i._id === e.currentTarget.dataset.id)
+    const { listed, listedAt } = shownRef.current
+    const item = listed[listedAt.get(e.currentTarget.dataset.id ?? '') ?? -1]
     if (item) clickRef.current?.(item, e)
   }, [])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const article = event.target as HTMLElement
     if (!article.hasAttribute('data-inbox-item') || event.altKey || event.ctrlKey || event.metaKey) return
-    const current = listed.findIndex((i) => i._id === article.dataset.id)
+    const current = listedAt.get(article.dataset.id ?? '') ?? -1
     const page = Math.max(1, Math.floor(virtual.viewportHeight / estimateSize))
     const next = (
       {
@@ -362,7 +380,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
     if (!target) return
     setFocusedId(target._id)
     keep.current = { id: target._id, until: performance.now() + 1000 }
-    scrollToIndex(keys.indexOf(target._id))
+    scrollToIndex(rowAt.get(target._id)!)
     if (!focusRendered(target._id)) pendingFocus.current = target._id
   }
 
@@ -406,9 +424,8 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       >
         {virtualRows.map(({ index, start }) => {
           const row = rows[index]!
-          const { item, thread, group } = row
+          const { item, thread, group, unread } = row
           const open = thread && expanded.has(group!)
-          const unread = thread?.filter((i) => !i.read).map((i) => i._id)
           return (
             <div
               key={row.key}
@@ -421,7 +438,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
                 <NotificationItem
                   item={item}
                   tabIndex={item._id === activeId ? 0 : -1}
-                  aria-posinset={listed.indexOf(item) + 1}
+                  aria-posinset={listedAt.get(item._id)! + 1}
                   aria-setsize={setSize}
                   aria-current={item._id === selectedId || undefined}
                   data-thread={thread?.length}
