@@ -38,9 +38,17 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect, 
   const estimateRef = useRef(estimateSize)
   estimateRef.current = estimateSize
 
+  // Where each row starts. A measurement changes the starts after its row only: those before are kept, so that
+  // rows measured near the end of 10,000 do not add them all up again.
+  const built = useRef<{ keys: readonly string[]; starts: Float64Array } | null>(null)
+  /** The first row measured anew since the starts were last added up. */
+  const changedFrom = useRef(0)
   const starts = useMemo(() => {
-    const out = new Float64Array(count + 1)
-    for (let i = 0; i < count; i++) out[i + 1] = out[i]! + (sizes.current.get(keys[i]!) ?? estimateRef.current(i))
+    const from = built.current?.keys === keys ? Math.min(changedFrom.current, count) : 0
+    const out = from > 0 ? built.current!.starts.slice() : new Float64Array(count + 1)
+    for (let i = from; i < count; i++) out[i + 1] = out[i]! + (sizes.current.get(keys[i]!) ?? estimateRef.current(i))
+    built.current = { keys, starts: out }
+    changedFrom.current = count
     return out
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` changes when a measurement does
   }, [keys, count, version])
@@ -104,6 +112,7 @@ export function useVirtualRows({ keys, estimateSize, overscan = 4, initialRect, 
       const old = sizes.current.get(key) ?? estimateRef.current(index)
       if (old === h) return
       sizes.current.set(key, h)
+      changedFrom.current = Math.min(changedFrom.current, index)
       if (element && (startsRef.current[index] ?? 0) < element.scrollTop) shift.current += h - old
       if (!pending.current) {
         pending.current = true
