@@ -28,12 +28,16 @@
  * mark-as button on the row's side, not its text's.
  * On 2026-11-27, 5.26 kB of CSS: every text size follows --inbox-font-size (a calc() of the token for each, +52 B),
  * after 45 B of rules that repeated others were taken out.
+ * On 2026-11-27, 31.6 kB later from the sources: focus that never falls to the page's body when the element
+ * holding it goes (one keeper for the feed, the panel, the page's detail and the toasts), the page's detail
+ * with its action buttons, settings whose code could not be fetched saying so (all after the bell; the first
+ * chunk unchanged).
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 31_300,
+  inboxLazy: 31_600,
   css: 5_263,
   hooks: 21_800,
   /** Each locale other than English, imported on demand (1.5 KiB). */
