@@ -31,15 +31,17 @@
  * On 2026-11-27, 31.6 kB later from the sources: focus that never falls to the page's body when the element
  * holding it goes (one keeper for the feed, the panel, the page's detail and the toasts), the page's detail
  * with its action buttons, settings whose code could not be fetched saying so (all after the bell; the first
- * chunk unchanged).
+ * chunk unchanged). From the packed tarball, 31.9 kB later and the hooks' first chunk 21.9 kB (the ledger in that
+ * chunk places items entering a list in one walk, for mark all at 10,000 items; lazy code is never fetched while
+ * the browser is offline).
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 31_600,
+  inboxLazy: 32_000,
   css: 5_263,
-  hooks: 21_800,
+  hooks: 22_000,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,
 }
