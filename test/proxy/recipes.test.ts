@@ -227,6 +227,20 @@ describe('recipe: Next.js route handler', () => {
     expect(route.GET).toBe(route.POST)
   })
 
+  it('issues a token at the token route that the proxy route accepts, and 401 with no JSON when signed out', async () => {
+    const tokens = await import('./recipes/next-token-route')
+    const route = await import('./recipes/next-route')
+    const origin = 'http://localhost:3000'
+    const issued = await tokens.POST(
+      new Request(origin + '/api/inbox-token', { method: 'POST', headers: { cookie: 'user=user-1' } }),
+    )
+    const { token } = (await issued.json()) as { token: string }
+    const feed = await route.GET(new Request(origin + FEED, { headers: { authorization: `Bearer ${token}` } }))
+    expect(feed.status).toBe(200)
+    const signedOut = await tokens.POST(new Request(origin + '/api/inbox-token', { method: 'POST' }))
+    expect([signedOut.status, await signedOut.text()]).toEqual([401, ''])
+  })
+
   it('answers GET /events with a streaming Response that the webhook route, the same handler, feeds', async () => {
     const route = await import('./recipes/next-route')
     expect([route.runtime, route.dynamic]).toEqual(['nodejs', 'force-dynamic'])
