@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { Entry } from './exports'
+import { REPO } from './run'
 
 /** The subscriber every app shows. */
 export const SUBSCRIBER_ID = 'user-1'
@@ -18,6 +19,16 @@ function importEvery(entries: Entry[], as: 'import' | 'export'): string {
     .filter((e) => e.kind === 'js')
     .map((e, i) => `${as} * as e${i} from '${e.specifier}'`)
     .join('\n')
+}
+
+/** The README's code block that starts by naming `file` (`// app/NavBar.tsx`), as a user copies it. */
+function fromReadme(file: string): string {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
+  const block = new RegExp(`^\`\`\`tsx?\n(// ${file.replace(/[.[\]]/g, '\\$&')}\n[\\s\\S]*?)^\`\`\`$`, 'm').exec(
+    readme,
+  )?.[1]
+  if (!block) throw new Error(`The README has no code block for ${file}`)
+  return block
 }
 
 /** A Vite + React app as `npm create vite` makes it: the inbox in `main.tsx`, the kit's stylesheet imported. */
@@ -60,7 +71,8 @@ export default defineConfig({ plugins: [react()] })
 /**
  * A Next.js App Router app: the page is a Server Component that renders `<Inbox/>` itself (no wrapper
  * file of the app's own marks it client-side), a route handler mounts the proxy, and `/entries` is a
- * Server Component that imports every JS entry of the package.
+ * Server Component that imports every JS entry of the package. The layout renders the README's
+ * `app/NavBar.tsx` (the Client Component holding `auth`) beside the README's token route, both as written there.
  */
 export function writeNextApp(dir: string, entries: Entry[]): void {
   const js = entries.filter((e) => e.kind === 'js')
@@ -99,15 +111,23 @@ export default { turbopack: { root }, outputFileTracingRoot: root }
     'app/layout.tsx': `
 import type { ReactNode } from 'react'
 import 'inbox-kit/styles.css'
+import { NavBar } from './NavBar'
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <header>
+          <NavBar userId="${SUBSCRIBER_ID}" />
+        </header>
+        {children}
+      </body>
     </html>
   )
 }
 `,
+    'app/NavBar.tsx': fromReadme('app/NavBar.tsx'),
+    'app/api/inbox-token/route.ts': fromReadme('app/api/inbox-token/route.ts'),
     'app/page.tsx': `
 import { Inbox } from 'inbox-kit'
 

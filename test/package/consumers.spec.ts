@@ -241,13 +241,14 @@ describe('a Vite + React app', () => {
 describe('a Next.js App Router app', () => {
   const app = join(root, 'next')
 
-  it('builds with next build, no secrets set: <Inbox/> in a Server Component, the proxy in a route handler, every entry imported', async () => {
+  it('builds with next build, no secrets set: <Inbox/> in a Server Component, the README’s NavBar and token route, the proxy in a route handler, every entry imported', async () => {
     // Without the proxy's secrets, as a CI or Docker build has them: the route makes its proxy at the first request.
     const { output } = await step('next build', bin('next'), ['build'], app, { NEXT_TELEMETRY_DISABLED: '1' })
     expect(output).not.toMatch(/\bwarn(ing)?\b/i)
-    // The page is prerendered at build time: the server rendered the bell.
+    // The page is prerendered at build time: the server rendered the bells, the page's and the layout's NavBar's
+    // (the README's Client Component holding `auth`).
     const html = readFileSync(join(app, '.next', 'server', 'app', 'index.html'), 'utf8')
-    expect(html).toContain('class="inbox-bell"')
+    expect(html.match(/class="inbox-bell"/g)).toHaveLength(2)
     const listed = readFileSync(join(app, '.next', 'server', 'app', 'entries.html'), 'utf8')
     for (const e of jsEntries) expect(listed).toMatch(new RegExp(`data-entry="${e.specifier}">\\w`))
   })
