@@ -54,7 +54,7 @@ export interface InboxProviderProps {
   appBadge?: boolean | undefined
   /**
    * Reads the proxy's event stream (`inbox-kit/proxy` with `events`) when it offers one.
-   * @default true; false with `apiKey` (the API itself has no event stream)
+   * @default true; false with `apiKey`, or a `client` made with one (the API itself has no event stream)
    */
   stream?: boolean | undefined
   /** BCP 47 locale of dates, numbers and plural forms. @default `messages.lang`, else 'en' */
@@ -104,7 +104,8 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
     apiKey,
     client: given,
     pollInterval,
-    stream = apiKey === undefined,
+    // The API itself, asked with an API key (the provider's or its client's), has no event stream.
+    stream = (given ? given.options.apiKey : apiKey) === undefined,
     messages,
     locale = messages?.lang ?? 'en',
     theme = 'light',
