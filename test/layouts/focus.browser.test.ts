@@ -3,7 +3,7 @@
  * that has focus (an answer that replaces a notification's buttons, a row leaving its list, a banner, a toast, a
  * button that has done its work), focus goes on to the item now in its place, else the one before, else what
  * holds it (the row, the list, the detail's heading). In Chromium, against the reference service
- * (`browser/focus.tsx`: `#focus` an `<InboxInline>`, `#focus-page` an `<InboxPage>`, `#focus-threads` a feed in
+ * (`browser/focus.tsx`: `#focus` an `<InboxInline>`, `#focus-page` an `<InboxPage>`, `#focus-page-custom` one with a `renderDetail`, `#focus-threads` a feed in
  * threads).
  */
 import type { Browser, Locator, Page } from 'playwright-core'
@@ -85,6 +85,20 @@ describe('a notification answered while one of its buttons has focus', () => {
     await refresh(page)
     await detail.getByText('Done').waitFor()
     await expectFocus(page, detail.getByRole('heading', { name: 'Subject 0' }))
+    await page.close()
+  })
+
+  it("in a renderDetail's detail, which has no heading: focus goes to the pane, named by the item", async () => {
+    const page = await open('', '#focus-page-custom')
+    await row(page, 'Subject 0').click()
+    const detail = page.getByRole('region', { name: 'Subject 0' })
+    // Selecting moves focus there too, as it does to the default detail's heading.
+    await expectFocus(page, detail)
+    await detail.getByRole('button', { name: 'Approve' }).focus()
+    await call(page, '__answer', 'Subject 0')
+    await refresh(page)
+    await detail.getByText('Done').waitFor()
+    await expectFocus(page, detail)
     await page.close()
   })
 })

@@ -28,7 +28,10 @@ export interface InboxPageProps<P extends JsonObject = JsonObject>
   defaultSelectedId?: string | null | undefined
   /** Called with the id the reader selects, or `null` when they go back to the list. */
   onSelect?: ((id: string | null) => void) | undefined
-  /** Replaces the detail pane's content for the selected item. */
+  /**
+   * Replaces the detail pane's content for the selected item. The pane, named by the item's title, then takes the
+   * focus the default content's heading would (on selecting, or when the focused element inside it goes).
+   */
   renderDetail?: ((item: FeedItem<P>) => ReactNode) | undefined
   /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
   unstyled?: boolean | undefined
@@ -61,6 +64,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
   const headingRef = useRef<HTMLHeadingElement>(null)
   const focusNext = useRef<string | null>(null)
   const [, rerender] = useState(0)
+  const [detail, setDetail] = useState<HTMLElement | null>(null)
   // The item the detail showed at the last render, and whether focus was last in the page.
   const shown = useRef<string | null>(null)
   const inPage = useRef(false)
@@ -88,16 +92,15 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
     )
       target = now === null ? shown.current : ''
     shown.current = now
-    // '' is the detail's heading; an id is that item in the list.
-    if (target === '') headingRef.current?.focus()
+    // '' is the detail's heading (the pane itself for a `renderDetail`'s, which has none); an id is that item in the list.
+    if (target === '') (headingRef.current ?? detail)?.focus()
     else if (target)
       listRef.current?.querySelector<HTMLElement>(`[data-inbox-item][data-id="${CSS.escape(target)}"]`)?.focus()
   })
 
-  // Focus whose element goes in the detail (an answered action's buttons) moves on to the detail's heading
-  // (focus.ts); when the detail itself goes, the effect above has it.
-  const [detail, setDetail] = useState<HTMLElement | null>(null)
-  useFocusKeeper(detail, () => headingRef.current)
+  // Focus whose element goes in the detail (an answered action's buttons) moves on to the detail's heading, or
+  // the pane of a `renderDetail` (focus.ts); when the detail itself goes, the effect above has it.
+  useFocusKeeper(detail, () => headingRef.current ?? detail)
 
   const back = () => {
     // Where only one pane shows, going back shows the list again; beside it, the selection stays.
@@ -134,8 +137,11 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         <section
           ref={setDetail}
           {...c('inbox-detail')}
-          // Named by the item shown; empty, it is no landmark (the list already bears the inbox's name).
-          aria-labelledby={item ? `${titleId}-detail` : undefined}
+          // Named by the item shown; empty, it is no landmark (the list already bears the inbox's name). A
+          // `renderDetail`'s has no heading of the kit's: the pane, named by the item's title, takes focus instead.
+          aria-labelledby={item && !renderDetail ? `${titleId}-detail` : undefined}
+          aria-label={item && renderDetail ? plain(item.subject || item.content) : undefined}
+          tabIndex={item && renderDetail ? -1 : undefined}
           data-state={item ? 'open' : 'empty'}
           {...tracksFocus}
           onKeyDown={(event: KeyboardEvent) => {

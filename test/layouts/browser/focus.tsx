@@ -68,12 +68,29 @@ function Controls() {
   return null
 }
 
-function Page() {
+function Page({ custom }: { custom?: boolean }) {
   const [selected, setSelected] = useState<string | null>(null)
-  return <InboxPage selectedId={selected} onSelect={setSelected} markSeenOnOpen={false} />
+  return (
+    <InboxPage
+      selectedId={selected}
+      onSelect={setSelected}
+      markSeenOnOpen={false}
+      // An app's own detail, without a heading: its Approve button goes once the notification is answered.
+      renderDetail={
+        custom
+          ? (item) => (
+              <div>
+                <p>{item.content}</p>
+                {item.cta?.action?.status === 'pending' ? <button type="button">Approve</button> : <p>Done</p>}
+              </div>
+            )
+          : undefined
+      }
+    />
+  )
 }
 
-// #focus, #focus-page, #focus-threads.
+// #focus, #focus-page, #focus-page-custom (a `renderDetail`), #focus-threads.
 const scenario = location.hash.slice('#focus-'.length)
 createRoot(document.getElementById('root')!).render(
   <InboxProvider
@@ -85,8 +102,8 @@ createRoot(document.getElementById('root')!).render(
     <Controls />
     <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
       <button type="button">Before</button>
-      {scenario === 'page' ? (
-        <Page />
+      {scenario.startsWith('page') ? (
+        <Page custom={scenario === 'page-custom'} />
       ) : (
         <InboxInline
           markSeenOnOpen={false}
