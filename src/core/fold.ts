@@ -2,8 +2,8 @@
  * What the service answered, folded into every cached list and count; and the refresh that fetches before
  * it commits. Imported by the ledger (src/core/ledger.ts), and loaded with it.
  */
-import { notifyManager } from '@tanstack/react-query'
-import type { FeedPage, Message } from '../api/types'
+import { notifyManager, onlineManager } from '@tanstack/react-query'
+import type { FeedItem, FeedPage, Message } from '../api/types'
 import { marked, matches } from './items'
 import {
   countFilter,
@@ -185,6 +185,10 @@ export function folderOf(shared: Shared) {
         return changed
       }
       notifyManager.batch(() => {
+        held(
+          pages.flat().flatMap((p) => p.data),
+          from,
+        )
         KINDS.forEach((kind, i) => setCount(kind, counts[i]!))
         queries.forEach((q, i) => {
           remember(
@@ -198,11 +202,59 @@ export function folderOf(shared: Shared) {
     }
   }
 
-  /** A refresh once no write is on its way, when one is owed. */
+  /**
+   * Failed writes the service holds all the same (the request reached it, its answer did not come back): the
+   * item no longer says it failed. Only failures from before the pages were asked for.
+   */
+  function held(items: FeedItem[], from: number): void {
+    const { failures } = store.getState()
+    const ids = items.flatMap(({ _id, read, seen }) => {
+      const failure = failures.get(_id)
+      const asked = failure && failure.seq <= from && marked({ read, seen }, failure.markAs)
+      return asked && asked.read === read && asked.seen === seen ? [_id] : []
+    })
+    if (ids.length)
+      set((s) => {
+        const next = new Map(s.failures)
+        for (const id of ids) next.delete(id)
+        return { failures: next }
+      })
+  }
+
+  /**
+   * Owed looks that failed since a write's outcome became unknown: the next one waits 0.5–1 s, then twice that,
+   * up to 5–10 s.
+   */
+  let tries = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  /** Whether anything of this inbox is on screen: with nothing shown, nothing is owed the truth. */
+  const shown = () =>
+    queryClient
+      .getQueryCache()
+      .findAll({ queryKey: inboxKeys.all(subscriberId) })
+      .some((q) => q.getObserversCount() > 0)
+
+  /**
+   * A refresh once no write is on its way, when one is owed. After a write whose outcome is unknown it is tried
+   * again until the service answers (once back online), so that what is shown follows what the service holds
+   * within a second or two of its answering, not at the next poll (never, with `pollInterval: 0`).
+   */
   function afterWrites(): void {
+    clearTimeout(timer)
     if (!shared.dirty || store.getState().writes.length) return
     shared.dirty = false
-    refresh(true).catch(() => (shared.dirty = true))
+    refresh(true).then(
+      () => ((tries = 0), (shared.unknown = false)),
+      () => {
+        shared.dirty = true
+        if (!shared.unknown || !shown()) return
+        if (onlineManager.isOnline())
+          timer = setTimeout(afterWrites, Math.min(5000, 500 * 2 ** tries++) * (1 + Math.random()))
+        else {
+          const off = onlineManager.subscribe((online) => online && (off(), afterWrites()))
+        }
+      },
+    )
   }
 
   return {

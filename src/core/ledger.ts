@@ -11,6 +11,7 @@
  *
  * Made on first use and kept on the sync object: the bell's first render needs none of it.
  */
+import { ApiError } from '../api/errors'
 import type { FeedItem, FeedPage, JsonObject, MarkAs, Message } from '../api/types'
 import type { FeedFilter } from './items'
 import { inboxKeys, type CountData, type FeedFilters } from './keys'
@@ -44,6 +45,11 @@ export interface Shared {
   touched: Map<string, number>
   /** A refresh is owed once no write is on its way. */
   dirty: boolean
+  /**
+   * A write failed without the service saying no (no answer, a timeout, a 5xx): it may have been applied, so the
+   * owed refresh is tried again, soon, until the service answers.
+   */
+  unknown: boolean
   /** Every cached list that has data. */
   lists: () => CachedList[]
   /** The known items of `changes`, with their new flags. */
@@ -66,6 +72,7 @@ function createLedger(sync: InboxSync) {
     log: [],
     touched: new Map(),
     dirty: false,
+    unknown: false,
     lists: () =>
       cache.findAll({ queryKey: inboxKeys.feeds(subscriberId) }).filter((q) => q.state.data) as unknown as CachedList[],
 
@@ -147,6 +154,13 @@ function createLedger(sync: InboxSync) {
         (messages) => fold().then((f) => f.acknowledged(w, messages)),
         (error: Error) => {
           shared.dirty = true
+          // A 4xx is the service's refusal (408 and 409 aside: it may still apply the write); anything else is not.
+          shared.unknown ||= !(
+            error instanceof ApiError &&
+            error.status < 500 &&
+            error.status !== 408 &&
+            error.status !== 409
+          )
           const seq = ++sync.seq
           if (quiet) set((s) => ({ writes: s.writes.filter((x) => x !== w) }))
           else

@@ -54,7 +54,7 @@ function startKit(count = 8, { viaProxy = false, topics = 0 } = {}) {
     latency: 10,
   })
   const marks: MarkAttempt[] = []
-  const transport = { loseMarkAsAnswers: 0 }
+  const transport = { loseMarkAsAnswers: 0, lateMarkAsAnswers: 0 }
   const kitFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(new URL(String(input instanceof Request ? input.url : input), BASE_URL), init)
     const isMark = request.method === 'POST' && request.url.endsWith('/messages/mark-as')
@@ -86,6 +86,12 @@ function startKit(count = 8, { viaProxy = false, topics = 0 } = {}) {
         transport.loseMarkAsAnswers--
         faultsInjected++
         throw new TypeError('fetch failed')
+      }
+      // Applied (or replayed), but answered only after the client has given up waiting.
+      if (transport.lateMarkAsAnswers > 0 && response.status === 201) {
+        transport.lateMarkAsAnswers--
+        faultsInjected++
+        await new Promise((resolve) => setTimeout(resolve, TIMEOUT * 2))
       }
     }
     return response
@@ -155,6 +161,7 @@ function renderInbox(kit: Kit, pollInterval = 0) {
   )
 }
 
+const bell = () => Number(document.querySelector('.inbox-bell')?.getAttribute('data-count'))
 const article = (id: string) => document.querySelector<HTMLElement>(`[data-inbox-item][data-id="${id}"]`)
 const feedReady = (count: number) =>
   waitFor(() => expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(count))
@@ -335,6 +342,64 @@ for (const viaProxy of [false, true])
       appliedOnce++
       expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
       expect(article(id)!.hasAttribute('data-unread')).toBe(false)
+    })
+
+    /**
+     * Marks an item read while every attempt (the first and its two retries) reaches the service and every answer
+     * comes after the client's timeout; `then` runs once the last answer is on its way. Resolves once the write
+     * failed, its outcome unknown to the kit, with the bell's count before the click.
+     */
+    async function markWithLateAnswers(kit: Kit, id: string, then = () => {}) {
+      const unseen = bell()
+      kit.transport.lateMarkAsAnswers = 3
+      fireEvent.click(within(article(id)!).getByRole('button', { name: /^Mark as read / }))
+      await waitFor(() => expect(kit.transport.lateMarkAsAnswers).toBe(0), { timeout: 5000 })
+      then()
+      await waitFor(() => expect(kit.queryClient.isMutating()).toBe(0))
+      expect(applications(kit, kit.marks.at(-1)!.key)).toBe(1)
+      expect(kit.service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
+      return unseen
+    }
+
+    /** The row and the bell come to show the item read, without a failure, within `timeout` ms. */
+    const showsRead = (id: string, unseen: number, timeout: number) =>
+      waitFor(
+        () => {
+          expect(article(id)!.hasAttribute('data-unread'), 'the row shows it read').toBe(false)
+          expect(bell(), 'the bell counts it seen').toBe(unseen - 1)
+          expect(article(id)!.hasAttribute('data-failed'), 'no failure is shown').toBe(false)
+        },
+        { timeout },
+      )
+
+    // No poll in either (`pollInterval` 0): only the kit's own look after the failed write can bring the truth.
+    it('shows what the service holds soon after every answer came too late, without waiting for a poll', async () => {
+      const kit = startKit(3, { viaProxy })
+      renderInbox(kit, 0)
+      await feedReady(3)
+      const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
+      const unseen = await markWithLateAnswers(kit, id)
+      await showsRead(id, unseen, 2000)
+    })
+
+    it('shows what the service holds within moments of its answering again, when it applied a write it could not answer', async () => {
+      const kit = startKit(3, { viaProxy })
+      renderInbox(kit, 0)
+      await feedReady(3)
+      const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[1]!._id
+      let remove = () => {}
+      // From the last late answer on, the service answers no read either.
+      const unseen = await markWithLateAnswers(
+        kit,
+        id,
+        () => (remove = kit.service.faults.add({ method: 'GET', drop: true })),
+      )
+      // While the service cannot be asked, the row shows what it last said, and the failure.
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect(article(id)!.hasAttribute('data-unread')).toBe(true)
+      expect(article(id)!.hasAttribute('data-failed')).toBe(true)
+      remove()
+      await showsRead(id, unseen, 2500)
     })
 
     it('is rolled back visibly when the outage outlasts the retries, and nothing reaches the service', async () => {
