@@ -54,11 +54,13 @@ function startKit(count = 8, { viaProxy = false, topics = 0 } = {}) {
     latency: 10,
   })
   const marks: MarkAttempt[] = []
-  const transport = { loseMarkAsAnswers: 0, lateMarkAsAnswers: 0 }
+  const transport = { loseMarkAsAnswers: 0, lateMarkAsAnswers: 0, reads: 0 }
   const kitFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(new URL(String(input instanceof Request ? input.url : input), BASE_URL), init)
     const isMark = request.method === 'POST' && request.url.endsWith('/messages/mark-as')
     const key = request.headers.get('idempotency-key')
+    // Reads of lists and counts (not the event stream, which reconnects on its own).
+    if (request.method === 'GET' && request.url.includes('/notifications/')) transport.reads++
     let response: Response
     try {
       response = await service.fetch(request)
@@ -163,8 +165,9 @@ function renderInbox(kit: Kit, pollInterval = 0) {
 
 const bell = () => Number(document.querySelector('.inbox-bell')?.getAttribute('data-count'))
 const article = (id: string) => document.querySelector<HTMLElement>(`[data-inbox-item][data-id="${id}"]`)
+// The first test of a run loads the popover's code too: more than a second on a busy machine.
 const feedReady = (count: number) =>
-  waitFor(() => expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(count))
+  waitFor(() => expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(count), { timeout: 5000 })
 
 /** Waits until no request of the kit is under way and the feed shows what the service holds. */
 async function settled(kit: Kit) {
@@ -400,6 +403,21 @@ for (const viaProxy of [false, true])
       expect(article(id)!.hasAttribute('data-failed')).toBe(true)
       remove()
       await showsRead(id, unseen, 2500)
+    })
+
+    it('asks the service again only once after a refusal (a 4xx), whose outcome is known', async () => {
+      const kit = startKit(3, { viaProxy })
+      renderInbox(kit, 0)
+      await feedReady(3)
+      const id = kit.service.state.messages(TEST_SUBSCRIBER_ID)[2]!._id
+      kit.service.faults.add({ method: 'POST', path: /mark-as$/, status: 400, times: 1 })
+      kit.service.faults.add({ method: 'GET', drop: true })
+      const before = kit.transport.reads
+      fireEvent.click(within(article(id)!).getByRole('button', { name: /^Mark as read / }))
+      await waitFor(() => expect(article(id)!.hasAttribute('data-failed')).toBe(true))
+      // The refresh that follows any failure, one request that finds the service unreachable; no more after it.
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      expect(kit.transport.reads - before).toBe(1)
     })
 
     it('is rolled back visibly when the outage outlasts the retries, and nothing reaches the service', async () => {
