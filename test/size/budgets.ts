@@ -34,13 +34,14 @@
  * chunk unchanged). From the packed tarball, 31.9 kB later and the hooks' first chunk 21.9 kB (the ledger in that
  * chunk places items entering a list in one walk, for mark all at 10,000 items; lazy code is never fetched while
  * the browser is offline). Then the ledger's folding asks the service again after a mark whose answer never came
- * (the write may have been applied), until it answers: the hooks' first chunk 22.0 kB from the sources.
+ * (the write may have been applied), until it answers: the hooks' first chunk 22.0 kB from the sources, what the
+ * full inbox loads after the bell 32.1 kB from the tarball.
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 32_000,
+  inboxLazy: 32_500,
   css: 5_263,
   hooks: 22_500,
   /** Each locale other than English, imported on demand (1.5 KiB). */
