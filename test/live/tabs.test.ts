@@ -127,7 +127,8 @@ describe.concurrent('tabs of one browser profile', () => {
     await cdp.send('Debugger.resume')
     await sleep(1200)
     await soleLeader(rest)
-  })
+    // About 11 s alone; two waits of up to 8 s each on a loaded machine.
+  }, 45_000)
 
   it('a new notification: onNotification once in the profile, and a follower shows it without looking itself', async (test) => {
     const at = await profile(test)
