@@ -10,6 +10,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { servePage } from '../support/browser'
 
+// Each test opens a page of a Vite dev server: a few seconds alone, more on a loaded machine (45 s each).
 let browser: Browser
 let url = ''
 servePage(new URL('./browser', import.meta.url), (u, b) => ((url = u), (browser = b)))
@@ -65,7 +66,7 @@ async function pressGone(page: Page, control: Locator, target: Locator, before?:
 
 const row = (page: Page, subject: string) => page.locator('article', { hasText: subject })
 
-describe('a notification answered while one of its buttons has focus', () => {
+describe('a notification answered while one of its buttons has focus', { timeout: 45_000 }, () => {
   it('in a row of the list: focus goes to the row', async () => {
     const page = await open()
     await row(page, 'Subject 0').getByRole('button', { name: 'Reject' }).focus()
@@ -103,7 +104,7 @@ describe('a notification answered while one of its buttons has focus', () => {
   })
 })
 
-describe('an item leaving the list while it or one of its buttons has focus', () => {
+describe('an item leaving the list while it or one of its buttons has focus', { timeout: 45_000 }, () => {
   it('marked read by its own button in the Unread tab: to the item now in its place', async () => {
     const page = await open()
     await page.getByRole('tab', { name: /^Unread/ }).click()
@@ -149,7 +150,7 @@ describe('an item leaving the list while it or one of its buttons has focus', ()
   })
 })
 
-describe('a control that has done its work and goes', () => {
+describe('a control that has done its work and goes', { timeout: 45_000 }, () => {
   it('"N new notifications": to the first item, where it took the reader', async () => {
     const page = await open('?n=30')
     await page.locator('[data-part="feed-scroller"]').evaluate((el) => (el.scrollTop = 600))
@@ -201,7 +202,7 @@ describe('a control that has done its work and goes', () => {
   })
 })
 
-describe('views and toasts', () => {
+describe('views and toasts', { timeout: 45_000 }, () => {
   it('the settings view and back, and the tabs: focus stays on the button that was pressed, or its twin', async () => {
     const page = await open()
     await page.getByRole('button', { name: 'Notification settings' }).focus()
