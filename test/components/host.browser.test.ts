@@ -295,7 +295,7 @@ describe("the app's rules for elements", () => {
   })
 })
 
-describe("the inbox's code on a flaky network", () => {
+describe("the inbox's code on a flaky network", { timeout: 45_000 }, () => {
   it('waits for the network to come back before fetching the popover, and then opens it by itself', async () => {
     const context = await browser.newContext({ viewport: { width: 1000, height: 700 } })
     const page = await context.newPage()

@@ -18,24 +18,28 @@ export function loader<T>(load: () => Promise<T>): Loader<T> {
  * fetching it failed, and a function that tries again; a failure while offline tries again once back online.
  */
 export function useLoaded<T>(l: Loader<T>): [T | undefined, boolean, () => void] {
-  const [state, setState] = useState<{ module?: T; failed?: boolean }>({})
+  const [state, setState] = useState<{ module?: T; failed?: boolean; offline?: boolean }>({})
   const module = state.module ?? l.module
-  const { failed } = state
+  const { failed, offline } = state
   useEffect(() => {
     if (module) return
     if (failed) {
       const again = () => setState({})
+      // Refused while offline, and online again before this effect ran: the event has gone by.
+      if (offline && navigator.onLine !== false) return again()
       whenOnline(again)
       return () => removeEventListener('online', again)
     }
     let live = true
+    // `importOnline` refuses at once while offline; such a failure is tried again once back online.
+    const refused = typeof navigator === 'object' && navigator.onLine === false
     l.load().then(
       (m) => live && setState({ module: m }),
-      () => live && setState({ failed: true }),
+      () => live && setState({ failed: true, offline: refused }),
     )
     return () => {
       live = false
     }
-  }, [l, module, failed])
+  }, [l, module, failed, offline])
   return [module, !!failed, () => setState({})]
 }
