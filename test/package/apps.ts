@@ -154,7 +154,8 @@ function handler(request: Request) {
   return proxy(request)
 }
 
-export { handler as GET, handler as POST, handler as PATCH }
+// PUT and DELETE too: the proxy answers a method a path does not take with 405 and its \`Allow\` (Next's has none).
+export { handler as GET, handler as POST, handler as PATCH, handler as PUT, handler as DELETE }
 `,
     'app/entries/page.tsx': `
 ${importEvery(entries, 'import')}

@@ -196,7 +196,7 @@ describe('recipe: Express', () => {
 })
 
 describe('recipe: Next.js route handler', () => {
-  it('exports GET, POST and PATCH that take Request objects', async () => {
+  it("exports GET, POST, PATCH, PUT and DELETE that take Request objects; a method a path does not take is the proxy's 405", async () => {
     process.env.INBOX_API_URL = env.INBOX_API_URL
     process.env.INBOX_API_KEY = env.INBOX_API_KEY
     process.env.INBOX_TOKEN_SECRET = env.INBOX_TOKEN_SECRET
@@ -225,6 +225,9 @@ describe('recipe: Next.js route handler', () => {
     )
     expect(other.status).toBe(403)
     expect(route.GET).toBe(route.POST)
+    // A method the path does not take: the proxy's 405, which names the ones it does.
+    const wrong = await route.DELETE(new Request(origin + FEED, { method: 'DELETE', headers: await bearer('user-1') }))
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, HEAD'])
   })
 
   it('issues a token at the token route that the proxy route accepts, and 401 with no JSON when signed out', async () => {

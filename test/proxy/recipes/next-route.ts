@@ -18,4 +18,5 @@ function handler(request: Request) {
 // Streams live in this process: run on Node, never prerendered or cached.
 export const runtime = 'nodejs'
 export const dynamic = 'force-dynamic'
-export { handler as GET, handler as POST, handler as PATCH }
+// PUT and DELETE too: the proxy answers a method a path does not take with 405 and its `Allow` (Next's has none).
+export { handler as GET, handler as POST, handler as PATCH, handler as PUT, handler as DELETE }
