@@ -217,7 +217,7 @@ export function folderOf(shared: Shared) {
       set((s) => {
         const next = new Map(s.failures)
         for (const id of ids) next.delete(id)
-        return { failures: next }
+        return { failures: next, held: s.held + 1 }
       })
   }
 

@@ -39,6 +39,8 @@ export interface SyncState {
   markAllError: Error | null
   /** Grows with every failure, for the live region. */
   told: number
+  /** Grows each time failures turn out to have been saved after all (their answer was lost), for the live region. */
+  held: number
   /** Why the inbox cannot look for news (the last look failed); `null` while all is well. */
   trouble: Trouble | null
   /** The latest notifications to arrive in this browser profile (for toasts), numbered. */
@@ -105,6 +107,7 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     failures: new Map(),
     markAllError: null,
     told: 0,
+    held: 0,
     trouble: null,
     arrived: null,
     source: 'poll',

@@ -12,6 +12,7 @@ export type CoreMessages = Pick<
   | 'documentTitleCount'
   | 'newNotifications'
   | 'updateError'
+  | 'updateHeld'
   | 'errorTitle'
   | 'retry'
 >
@@ -30,5 +31,6 @@ export const enCore: CoreMessages = {
   retry: 'Try again',
   newNotifications: { one: '{count} new notification', other: '{count} new notifications' },
   updateError: 'The change couldn’t be saved.',
+  updateHeld: 'The change was saved after all.',
   bellUnavailable: 'Notifications, counts unavailable',
 }

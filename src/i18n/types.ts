@@ -38,6 +38,8 @@ export interface InboxMessages {
   actionDone: string
   avatarAlt: string
   updateError: string
+  /** Said when a change said not to be saved turns out to be (its answer was lost on the way). */
+  updateHeld: string
   markAllError: string
   dismiss: string
   /** The popover's close button (shown where the popover covers the screen). */

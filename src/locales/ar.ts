@@ -51,6 +51,7 @@ export const ar: InboxMessages = {
   actionDone: 'تم',
   avatarAlt: 'المرسل',
   updateError: 'تعذّر حفظ التغيير.',
+  updateHeld: 'حُفظ التغيير.',
   markAllError: 'تعذّر تحديد الكل كمقروء.',
   dismiss: 'إغلاق',
   close: 'إغلاق',

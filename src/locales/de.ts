@@ -33,6 +33,7 @@ export const de: InboxMessages = {
   actionDone: 'Erledigt',
   avatarAlt: 'Absender',
   updateError: 'Die Änderung konnte nicht gespeichert werden.',
+  updateHeld: 'Die Änderung wurde doch gespeichert.',
   markAllError: 'Nicht alle Benachrichtigungen konnten als gelesen markiert werden.',
   dismiss: 'Schließen',
   close: 'Schließen',

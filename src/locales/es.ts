@@ -37,6 +37,7 @@ export const es: InboxMessages = {
   actionDone: 'Hecho',
   avatarAlt: 'Remitente',
   updateError: 'No se pudo guardar el cambio.',
+  updateHeld: 'El cambio sí se guardó.',
   markAllError: 'No se pudieron marcar todas las notificaciones como leídas.',
   dismiss: 'Cerrar',
   close: 'Cerrar',

@@ -37,6 +37,7 @@ export const fr: InboxMessages = {
   actionDone: 'Terminé',
   avatarAlt: 'Expéditeur',
   updateError: 'La modification n’a pas pu être enregistrée.',
+  updateHeld: 'La modification a bien été enregistrée.',
   markAllError: 'Certaines notifications n’ont pas pu être marquées comme lues.',
   dismiss: 'Fermer',
   close: 'Fermer',

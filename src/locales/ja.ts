@@ -33,6 +33,7 @@ export const ja: InboxMessages = {
   actionDone: '完了',
   avatarAlt: '送信者',
   updateError: '変更を保存できませんでした。',
+  updateHeld: '変更は保存されていました。',
   markAllError: '一部の通知を既読にできませんでした。',
   dismiss: '閉じる',
   close: '閉じる',

@@ -403,6 +403,10 @@ for (const viaProxy of [false, true])
       expect(article(id)!.hasAttribute('data-failed')).toBe(true)
       remove()
       await showsRead(id, unseen, 2500)
+      // Told the change could not be saved, a screen reader's user is told it was.
+      await waitFor(() =>
+        expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain('The change was saved after all.'),
+      )
     })
 
     it('asks the service again only once after a refusal (a 4xx), whose outcome is known', async () => {

@@ -7,7 +7,7 @@ import { useCoreUI, visuallyHidden } from './uiCore'
 /**
  * The one polite live region of an inbox: it says how many notifications arrived since the last change
  * (with `counts`), and that a change could not be saved — once per failure, wherever the item is (its row
- * keeps showing the failure until dismissed).
+ * keeps showing the failure until dismissed) — or turned out to be saved after all.
  *
  * The arrivals are read from the cached unseen count, or the unread one where only that is shown: whatever
  * reads a count keeps it current, and the region adds no read of its own. What it says is written straight
@@ -23,18 +23,20 @@ export function useLiveRegion(counts: boolean): RefObject<HTMLDivElement | null>
       return counts ? (unseen ?? unread)?.count : undefined
     }
     let unseen = read()
-    let told = store.getState().told
+    let { told, held } = store.getState()
     const check = () => {
       const now = read()
-      const failed = store.getState().told
+      const state = store.getState()
       const text =
-        failed > told
+        state.told > told
           ? m.updateError
-          : now !== undefined && unseen !== undefined && now > unseen
-            ? plural(m.newNotifications, now - unseen, locale)
-            : ''
+          : state.held > held
+            ? m.updateHeld
+            : now !== undefined && unseen !== undefined && now > unseen
+              ? plural(m.newNotifications, now - unseen, locale)
+              : ''
       unseen = now ?? unseen
-      told = failed
+      ;({ told, held } = state)
       // A new node each time, so that the same words are announced again.
       if (text && node.current)
         node.current.replaceChildren(Object.assign(document.createElement('span'), { textContent: text }))
