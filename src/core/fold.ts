@@ -204,21 +204,25 @@ export function folderOf(shared: Shared) {
 
   /**
    * Failed writes the service holds all the same (the request reached it, its answer did not come back): the
-   * item no longer says it failed. Only failures from before the pages were asked for.
+   * item no longer says it failed, and the other tabs, which never saw the write, are told what it changed.
+   * Only failures from before the pages were asked for.
    */
   function held(items: FeedItem[], from: number): void {
     const { failures } = store.getState()
-    const ids = items.flatMap(({ _id, read, seen }) => {
+    // An item is in as many lists as it matches: each once.
+    const changes = [...new Map(items.map((i) => [i._id, i])).values()].flatMap(({ _id, read, seen }): Change[] => {
       const failure = failures.get(_id)
       const asked = failure && failure.seq <= from && marked({ read, seen }, failure.markAs)
-      return asked && asked.read === read && asked.seen === seen ? [_id] : []
+      return asked && asked.read === read && asked.seen === seen ? [[_id, { read, seen }]] : []
     })
-    if (ids.length)
+    if (changes.length) {
       set((s) => {
         const next = new Map(s.failures)
-        for (const id of ids) next.delete(id)
+        for (const [id] of changes) next.delete(id)
         return { failures: next, held: s.held + 1 }
       })
+      sync.post({ t: 'items', changes })
+    }
   }
 
   /**

@@ -8,7 +8,7 @@ import { useMarkAs } from '../../src/hooks/useMarkAs'
 import { usePreferences } from '../../src/hooks/usePreferences'
 import { useUpdatePreferences } from '../../src/hooks/usePreferences'
 import { buildFixture, emailStep, inApp, messages, subscriber, workflow } from '../support/fixtures'
-import { settled, setup } from './harness'
+import { settled, setup, type Harness } from './harness'
 
 afterEach(cleanup)
 
@@ -76,6 +76,46 @@ describe('cross-tab', () => {
     await waitFor(() => expect(tabB.current.counts.unread).toBe(0))
     expect(tabB.current.all.items.every((i) => i.read)).toBe(true)
     // The read list of tab B may lack items it never loaded: marked stale, not refetched.
+    expect(b.requests.length).toBe(bBefore)
+  })
+
+  it('a mark whose answer was lost, found held by the service, shows in the other tab without a request there', async () => {
+    const fixture = buildFixture({
+      workflows: [workflow('test-workflow', [inApp('Hi')])],
+      messages: messages('user-1', 4),
+    })
+    // Tab A's marks reach the service, which applies them; their answers are lost on the way back.
+    let lose = 0
+    const a: Harness = setup({
+      fixture,
+      provider: { pollInterval: 0 },
+      client: {
+        fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+          const answer = await a.started.fetch(input, init)
+          if (lose > 0 && String(input).endsWith('/mark-as')) {
+            lose--
+            throw new TypeError('fetch failed')
+          }
+          return answer
+        }) as typeof fetch,
+      },
+    })
+    const b = setup({ sameServiceAs: a, provider: { pollInterval: 0 } })
+    const tabA = renderHook(useTab, { wrapper: a.wrapper }).result
+    const tabB = renderHook(useTab, { wrapper: b.wrapper }).result
+    await waitFor(() => expect(tabB.current.counts.unread).toBe(4))
+    await waitFor(() => expect(tabA.current.counts.unread).toBe(4))
+    await settled(b.queryClient)
+    const bBefore = b.requests.length
+    const id = tabA.current.unread.items[0]!._id
+    lose = 1
+    await act(() => tabA.current.marks.markAs({ ids: id, markAs: 'read' }).catch(() => {}))
+    expect(a.serviceState().byId.get(id)!.read).toBe(true)
+    // Tab A asks the service again, finds the write held and tells tab B, which never saw it.
+    await waitFor(() => expect(tabB.current.all.items.find((i) => i._id === id)?.read).toBe(true), { timeout: 3000 })
+    expect(tabB.current.counts.unread).toBe(3)
+    expect(tabB.current.unread.items.map((i) => i._id)).not.toContain(id)
+    expect(tabA.current.counts.unread).toBe(3)
     expect(b.requests.length).toBe(bBefore)
   })
 
