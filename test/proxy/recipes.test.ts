@@ -228,6 +228,15 @@ describe('recipe: Next.js route handler', () => {
     // A method the path does not take: the proxy's 405, which names the ones it does.
     const wrong = await route.DELETE(new Request(origin + FEED, { method: 'DELETE', headers: await bearer('user-1') }))
     expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, HEAD'])
+    const put = await route.PUT(
+      new Request(origin + '/api/inbox/v2/subscribers/user-1/preferences', {
+        method: 'PUT',
+        headers: { ...(await bearer('user-1')), 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    )
+    expect(put.status).toBe(405)
+    expect(put.headers.get('allow')).toContain('PATCH')
   })
 
   it('issues a token at the token route that the proxy route accepts, and 401 with no JSON when signed out', async () => {
