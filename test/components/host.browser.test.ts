@@ -235,6 +235,65 @@ describe('on a phone, the bell in a blurred tab bar at the bottom', () => {
   })
 })
 
+describe('the popover as it opens', () => {
+  it('reads the layout once to place itself: nothing it reads comes after something it set', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+    // Each read of a box or size, and each custom property set on an element, in order, while the popover opens.
+    await page.addInitScript(() => {
+      const log: string[] = []
+      Object.assign(window, { __layout: log })
+      const set = CSSStyleDeclaration.prototype.setProperty
+      CSSStyleDeclaration.prototype.setProperty = function (name: string, ...rest: [string, string?]) {
+        if (name.startsWith('--inbox-')) log.push('set ' + name)
+        return set.call(this, name, ...rest)
+      }
+      const read = (proto: object, name: string) => {
+        const own = Object.getOwnPropertyDescriptor(proto, name)!
+        Object.defineProperty(proto, name, {
+          ...own,
+          ...(own.get
+            ? {
+                get: function (this: unknown) {
+                  log.push('read ' + name)
+                  return own.get!.call(this)
+                },
+              }
+            : {
+                value: function (this: unknown, ...a: unknown[]) {
+                  log.push('read ' + name)
+                  return (own.value as (...a: unknown[]) => unknown).apply(this, a)
+                },
+              }),
+        })
+      }
+      for (const n of ['offsetHeight', 'offsetWidth', 'offsetLeft', 'offsetTop']) read(HTMLElement.prototype, n)
+      for (const n of ['getBoundingClientRect', 'clientHeight', 'clientWidth']) read(Element.prototype, n)
+    })
+    await page.goto(`${url}/?css=`)
+    await page.locator('.inbox-bell[data-count]').waitFor()
+    // The popover's code first, so that only the opening is logged.
+    await page.locator('.inbox-bell').hover()
+    await page.waitForLoadState('networkidle')
+    await page.evaluate(() => ((window as unknown as { __layout: string[] }).__layout.length = 0))
+    await page.locator('.inbox-bell').click()
+    await page.getByRole('dialog').waitFor()
+    const log = await page.evaluate(() => (window as unknown as { __layout: string[] }).__layout)
+    const placed = log.findIndex((e) => e.startsWith('set '))
+    expect(placed).toBeGreaterThan(0)
+    const sets = log.slice(placed).filter((e) => e.startsWith('set '))
+    expect(sets.sort()).toEqual([
+      'set --inbox-anchor-end',
+      'set --inbox-anchor-start',
+      'set --inbox-shift',
+      'set --inbox-top',
+    ])
+    // From the first property set to the last, no read between them.
+    const last = log.findLastIndex((e) => e.startsWith('set '))
+    expect(log.slice(placed, last + 1).filter((e) => e.startsWith('read '))).toEqual([])
+    await page.close()
+  })
+})
+
 describe('the window resized with the inbox open', () => {
   it('keeps the popover on screen when it narrows to a phone, with the bell at the start', async () => {
     const page = await open(BAR + '#bar { flex-direction: row-reverse; }')

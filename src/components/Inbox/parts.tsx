@@ -126,20 +126,21 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
         // transform around it (an app's blurred tab bar) makes that element its box, the top then measured from it.
         const b = el.offsetParent?.getBoundingClientRect() ?? { top: 0, bottom: 0, left: 0 }
         const t = trigger.getBoundingClientRect()
-        const set = (name: string, px: number) => el.style.setProperty('--inbox-' + name, px + 'px')
-        set('top', 8 - b.top)
         // From the trigger's edges, not its box's: a root stretched by a flex row is taller than its bell. On
         // the other side of the trigger when the popover does not fit on its own and there is more room there.
-        // The viewport as the document lays it out (scrollbars left out), for both axes.
+        // The viewport as the document lays it out (scrollbars left out), for both axes. Everything is read
+        // before anything is set (none of the sizes read depends on what is set): one layout, not three.
         const view = el.ownerDocument.documentElement
         const h = el.offsetHeight
+        const left = b.left + el.offsetLeft
+        const over = left + el.offsetWidth + 8 - view.clientWidth
         const below = view.clientHeight - t.bottom
         const flip = placement.startsWith('top') ? t.top < h + 8 && below > t.top : below < h + 8 && t.top > below
+        const set = (name: string, px: number) => el.style.setProperty('--inbox-' + name, px + 'px')
+        set('top', 8 - b.top)
         set('anchor-start', flip ? t.top - b.top - h - 16 : t.bottom - b.top)
         set('anchor-end', flip ? b.bottom - t.bottom - h - 16 : b.bottom - t.top)
         // Kept within the viewport (8px in), as a bell near the other edge or a right-to-left inbox needs.
-        const left = b.left + el.offsetLeft
-        const over = left + el.offsetWidth + 8 - view.clientWidth
         set('shift', left < 8 ? 8 - left : over > 0 ? Math.max(8 - left, -over) : 0)
       }
       place()
