@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import type { QueryClient } from '@tanstack/react-query'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
@@ -7,6 +8,7 @@ import { InboxInline } from '../../src/components/layouts/InboxInline'
 import { InboxPage } from '../../src/components/layouts/InboxPage'
 import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
 import { Markdown } from '../../src/markdown'
+import { setupService } from '../components/setup-service'
 import { expectAccessible, renderWithInbox, serviceFeed } from '../components/setup'
 import { INJECTIONS, isNonHttpUrl, XSS_FLAG } from '../security/corpus'
 import { ACTION_MESSAGES, buildFixture, messages, TEST_SUBSCRIBER_ID, topic } from '../support/fixtures'
@@ -68,6 +70,16 @@ describe('Markdown', () => {
     expect((window as unknown as Record<string, unknown>)[XSS_FLAG]).toBeUndefined()
   })
 })
+
+/** The most pages any cached list holds. */
+const pagesLoaded = (queryClient: QueryClient) =>
+  Math.max(
+    0,
+    ...queryClient
+      .getQueryCache()
+      .getAll()
+      .map((q) => (q.state.data as { pages?: unknown[] } | undefined)?.pages?.length ?? 0),
+  )
 
 describe('parts and layouts in jsdom', () => {
   it('names the part used outside its root', () => {
@@ -161,6 +173,45 @@ describe('parts and layouts in jsdom', () => {
     expect(onNavigate).toHaveBeenCalledTimes(1)
     expect(onNavigate.mock.calls[0]![0]).toBe('/orders/1')
     expect(onNavigate.mock.calls[0]![1]).toMatchObject({ subject: 'Order 1' })
+  })
+
+  it('shows an item linked to further down the feed than is loaded, loading the pages before it', async () => {
+    const fixture = buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 45, (i) => ({ subject: `Order ${i}` })) })
+    const setup = setupService(fixture)
+    const oldest = (await serviceFeed(setup.client)).data.at(-1)!
+    const { container } = renderWithInbox(
+      <InboxPage
+        selectedId={oldest._id}
+        limit={10}
+        markSeenOnOpen={false}
+        feedInitialRect={{ width: 400, height: 600 }}
+      />,
+      { setup },
+    )
+    const detail = await screen.findByRole('region', { name: oldest.subject! }, { timeout: 3000 })
+    expect(detail).toBeTruthy()
+    expect(container.querySelector('.inbox-page')!.hasAttribute('data-selected')).toBe(true)
+    expect(pagesLoaded(setup.queryClient)).toBe(5)
+  })
+
+  it('stops after ten more pages for an item it cannot find, and leaves the list in view', async () => {
+    const setup = setupService(buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 300) }))
+    const { container } = renderWithInbox(
+      <InboxPage
+        selectedId="no-such-item"
+        limit={10}
+        markSeenOnOpen={false}
+        feedInitialRect={{ width: 400, height: 600 }}
+      />,
+      { setup },
+    )
+    // The first page, ten more for the link, and one the list may load itself to fill its height; no more.
+    await waitFor(() => expect(pagesLoaded(setup.queryClient)).toBeGreaterThanOrEqual(11), { timeout: 3000 })
+    const loaded = pagesLoaded(setup.queryClient)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(pagesLoaded(setup.queryClient)).toBe(loaded)
+    expect(loaded).toBeLessThanOrEqual(12)
+    expect(container.querySelector('.inbox-page')!.hasAttribute('data-selected')).toBe(false)
   })
 
   it("shows the selected notification's action buttons in the detail pane, wired as in its row", async () => {

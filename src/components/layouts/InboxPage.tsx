@@ -19,6 +19,9 @@ import { UIContext, useUI } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
 import { safeUrl } from '../internal/url'
 
+/** Pages loaded past the first for a selected item not yet listed, before the list is left as it is. */
+const MORE_PAGES = 10
+
 /** Props of {@link InboxPage}; the rest lands on its root `<div>`. */
 export interface InboxPageProps<P extends JsonObject = JsonObject>
   extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onSelect'>, InboxPanelProps<P> {
@@ -60,6 +63,16 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
   const all = useFeed<P>({ limit: panel.limit as number | undefined })
   const [picked, setPicked] = useState<FeedItem<P> | null>(null)
   const item = all.items.find((i) => i._id === selected) ?? (picked?._id === selected ? picked : null)
+  // A link to an item further down the feed than is loaded (the API has no read by id): the pages before it are
+  // loaded, up to MORE_PAGES for one link, for the detail to show it.
+  const sought = useRef({ id: selected, pages: 0 })
+  const { items, hasMore, isFetchingNextPage, isError, fetchNextPage } = all
+  useEffect(() => {
+    if (!selected || item || !hasMore || isFetchingNextPage || isError) return
+    if (sought.current.id !== selected) sought.current = { id: selected, pages: 0 }
+    if (sought.current.pages++ < MORE_PAGES) void fetchNextPage()
+    // Each page that comes (a fetch can start and end between two renders): the next.
+  }, [selected, item, items, hasMore, isFetchingNextPage, isError, fetchNextPage])
   const listRef = useRef<HTMLElement>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
   const focusNext = useRef<string | null>(null)
@@ -116,7 +129,8 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
         {...root}
         {...c('inbox-page', className)}
         // Only an item there is to show takes the list's place: a link to one that is not (yet) listed (deleted,
-        // another subscriber's, not loaded) leaves the list in view rather than an empty pane with no way back.
+        // another subscriber's, older than the pages looked through) leaves the list in view rather than an empty
+        // pane with no way back.
         data-selected={item ? '' : undefined}
         {...rest}
       >
