@@ -62,8 +62,13 @@ async function warnings(
   try {
     await page.goto(server.url)
     await page.waitForSelector('.inbox-bell[data-unavailable]')
-    // The first look comes with a change of focus or after 10 s: room beyond that for a loaded machine.
-    if (mode === 'development') await expect.poll(() => said.length, { timeout: 15_000 }).toBeGreaterThan(0)
+    // The first look comes with a change of focus (as when the reader comes back to the tab) or after 10 s: room
+    // beyond that for a loaded machine.
+    if (mode === 'development') {
+      await page.waitForLoadState('networkidle')
+      await page.evaluate(() => dispatchEvent(new Event('focus')))
+      await expect.poll(() => said.length, { timeout: 15_000 }).toBeGreaterThan(0)
+    }
     // What would come, has come by now.
     else await page.waitForTimeout(1_000)
     return said
