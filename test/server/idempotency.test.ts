@@ -33,10 +33,11 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 with Retry-After while the first is running', async () => {
     const { call, service } = rawService()
-    service.faults.add({ path: '/v1/events/trigger', latency: 50, times: 1 })
+    // The first holds its key for a second: the second comes once the key is taken, well within that.
+    service.faults.add({ path: '/v1/events/trigger', latency: 1000, times: 1 })
     const headers = { 'idempotency-key': 'slow' }
     const first = call('/v1/events/trigger', { body: TRIGGER, headers })
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await expect.poll(() => idempotencyUsage(service).entries, { interval: 5 }).toBe(1)
     const second = await call('/v1/events/trigger', { body: TRIGGER, headers })
     expect(second.status).toBe(409)
     expect(second.headers.get('retry-after')).toBe('1')
