@@ -62,7 +62,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
-    testTimeout: 20_000,
+    // Many files open a page of a Vite dev server in Chromium per test: a few seconds alone, past 20 s now and then
+    // with two files at once on two cores. What a test waits for has its own, shorter limit.
+    testTimeout: 45_000,
     hookTimeout: 60_000,
     // At least two files at once. Vitest's default on two cores is one, but most of a file's time here is spent
     // waiting (on Chromium, a server, a timer), not computing: two at once take `npm test` from 9 to 6 minutes.
