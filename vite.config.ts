@@ -66,6 +66,7 @@ export default defineConfig({
     // with two files at once on two cores. What a test waits for has its own, shorter limit.
     testTimeout: 45_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/support/timeouts.ts'],
     // At least two files at once. Vitest's default on two cores is one, but most of a file's time here is spent
     // waiting (on Chromium, a server, a timer), not computing: two at once take `npm test` from 9 to 6 minutes.
     maxWorkers: Math.max(2, availableParallelism() - 1),

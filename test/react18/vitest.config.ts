@@ -20,7 +20,7 @@ export default defineConfig({
     ...base.test,
     name: 'react18',
     include: ['test/components/**/*.test.tsx', 'test/hooks/**/*.test.tsx'],
-    setupFiles: [here('./setup.ts')],
+    setupFiles: [here('../support/timeouts.ts'), here('./setup.ts')],
     server: {
       deps: {
         // Run through Vite so that their own imports of react and react-dom meet the alias too.
