@@ -7,3 +7,6 @@ if (typeof document !== 'undefined') {
   const { configure } = await import('@testing-library/react')
   configure({ asyncUtilTimeout: 5000 })
 }
+
+// A module: the await above is top-level.
+export {}
