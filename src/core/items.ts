@@ -3,6 +3,7 @@
  * (from the bell's first render) and the lists (src/core/lists.ts).
  */
 import type { FeedItem, JsonObject, MarkAs } from '../api/types'
+import type { FeedData } from './lists'
 
 /** The read and seen flags of one item. */
 export interface Flags {
@@ -49,4 +50,13 @@ export function matches(item: FeedItem<JsonObject>, f: FeedFilter, state: Flags 
     (f.seen === undefined || state.seen === f.seen) &&
     (!f.payload || matchesPayload(item.payload, f.payload))
   )
+}
+
+/** The items of a list in order (as the hooks show it), each id once (pages fetched by number can overlap after a change). */
+export function itemsOf<P extends JsonObject>(data: FeedData<P> | undefined): FeedItem<P>[] {
+  const seen = new Set<string>()
+  const out: FeedItem<P>[] = []
+  for (const page of data?.pages ?? [])
+    for (const item of page.data) if (!seen.has(item._id)) (seen.add(item._id), out.push(item))
+  return out
 }

@@ -14,7 +14,7 @@
 import { ApiError } from '../api/errors'
 import type { FeedItem, FeedPage, JsonObject, MarkAs, Message } from '../api/types'
 import type { FeedFilter } from './items'
-import { inboxKeys, type CountData, type FeedFilters } from './keys'
+import { inboxKeys, type CountData } from './keys'
 import { applyFlags, compare, withFlags, type FeedData } from './lists'
 import { flagsAfter, type Change, type InboxSync, type TabMessage, type Write } from './sync'
 import { folderOf, type Folder } from './fold'
@@ -106,25 +106,6 @@ function createLedger(sync: InboxSync) {
     const first = page.data[0]
     const items = shared.entering(since).filter((i) => param === 0 || (first && compare(i, first) > 0)) as FeedItem<P>[]
     return applyFlags({ pages: [page], pageParams: [param] }, f, (i) => byId.get(i._id), items).pages[0]!
-  }
-
-  /**
-   * The counts on their first read, once they are in the cache (`undefined` when none is). A first list is
-   * fetched beside them but answers after them, so that its rows reach React after the counts do: no frame
-   * shows them beside a bell without its count. Counts mounted with the list start their reads in the same
-   * commit, some after the list's: hence the look again a microtask later.
-   */
-  const firstCounts = () => {
-    const pending = () =>
-      cache.findAll({
-        queryKey: [...inboxKeys.all(subscriberId), 'count'],
-        predicate: (q) => q.state.status === 'pending',
-      })
-    return pending().length
-      ? Promise.resolve().then(() =>
-          Promise.all(pending().map((q) => (q.promise ?? Promise.resolve()).catch(() => {}))),
-        )
-      : undefined
   }
 
   /** Registers a write, shows it at once, and sends it after the earlier writes on the same items. */
@@ -234,17 +215,11 @@ function createLedger(sync: InboxSync) {
       return applyFlags(data, f, (i) => flagsAfter(i, writes), entering)
     },
 
-    /** The queryFn of a feed list: a page, with changes acknowledged meanwhile taken in. */
-    page:
-      (f: FeedFilters) =>
-      async ({ pageParam }: { pageParam: number }): Promise<FeedPage> => {
-        const counts = pageParam === 0 ? firstCounts() : undefined
-        const from = sync.seq
-        const page = await client.getFeed(subscriberId, { ...f, page: pageParam })
-        if (counts) await counts
-        shared.remember(page.data, from)
-        return catchUp(page, f, pageParam, from)
-      },
+    /** A page fetched from `from` on (the sync object's `page`), taken as confirmed and with changes acknowledged meanwhile taken in. */
+    took<P extends JsonObject>(page: FeedPage<P>, f: FeedFilter, param: number, from: number): FeedPage<P> {
+      shared.remember(page.data, from)
+      return catchUp(page, f, param, from)
+    },
 
     /**
      * Looks for news: reads the counts and, when they changed (or `force`), every cached list; then commits

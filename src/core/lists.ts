@@ -26,15 +26,6 @@ export function withFlags<T extends Flags>(item: T, f: Flags): T {
   return item.read === f.read && item.seen === f.seen ? item : { ...item, read: f.read, seen: f.seen }
 }
 
-/** The items of a list in order, each id once (pages fetched by number can overlap after a change). */
-export function itemsOf<P extends JsonObject>(data: FeedData<P> | undefined): FeedItem<P>[] {
-  const seen = new Set<string>()
-  const out: FeedItem<P>[] = []
-  for (const page of data?.pages ?? [])
-    for (const item of page.data) if (!seen.has(item._id)) (seen.add(item._id), out.push(item))
-  return out
-}
-
 /**
  * New flags for the items of one list: an item that no longer matches leaves it; a candidate (already
  * carrying its new flags) that now matches enters it at its place in the order, where that place lies

@@ -5,7 +5,8 @@
  * a small store beside it (`writes`) and are laid over the cached data when a count or list is read, so a
  * click changes one store and renders at once. The counts read here; the rest (writes, lists, the refresh
  * that fetches before it commits, what other tabs report) is the ledger (src/core/ledger.ts), loaded with
- * the first list or write, or by the live loop when it first looks.
+ * the first list or write, or by the live loop when it first looks. The hooks reach it through
+ * src/core/reach.ts, so an app of the hooks alone fetches it after its first render, beside its first page.
  */
 import type { QueryClient } from '@tanstack/react-query'
 import { createStore, type StoreApi } from 'zustand/vanilla'
@@ -141,12 +142,14 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
 
     /** The ledger with its folding of answers (what a refresh needs), loaded (once) when first asked for. */
     ledger: (): Promise<Ledger> =>
-      (ledger ??= importOnline(() => import('./ledger'))
-        .then((m) => {
-          const l = m.ledgerOf(sync)
-          return l.ready().then(() => l)
-        })
-        .catch(forget)),
+      (ledger ??= sync.slots.ledger
+        ? Promise.resolve(sync.slots.ledger as Ledger)
+        : importOnline(() => import('./ledger'))
+            .then((m) => {
+              const l = m.ledgerOf(sync)
+              return l.ready().then(() => l)
+            })
+            .catch(forget)),
 
     /** Resolves once no write is on its way. */
     idle: () =>

@@ -2,9 +2,11 @@ import { useInfiniteQuery } from '@tanstack/react-query'
 import { useCallback, useMemo } from 'react'
 import { useStore } from 'zustand'
 import type { FeedItem, JsonObject } from '../api/types'
-import { ledgerOf } from '../core/ledger'
-import { itemsOf, type FeedData } from '../core/lists'
+import type { Ledger } from '../core/ledger'
+import { itemsOf } from '../core/items'
+import type { FeedData } from '../core/lists'
 import { feedFilters, feedQueryOptions } from '../core/queries'
+import { pageFn, withLedger } from '../core/reach'
 import { useInboxScope } from '../provider/context'
 
 /** Options of {@link useFeed}. */
@@ -60,7 +62,6 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
  */
 export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptions<P> = {}): UseFeedResult<P> {
   const { sync, enabled } = useInboxScope('useFeed')
-  const ledger = ledgerOf(sync)
   const { read, seen, payload, limit } = options
   const key = JSON.stringify([read, seen, payload, limit])
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the filters' content
@@ -68,23 +69,33 @@ export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptio
   const query = useInfiniteQuery(
     {
       ...feedQueryOptions<P>(sync, f),
-      queryFn: ledger.page(f) as never,
+      queryFn: pageFn(sync, f) as never,
       enabled: enabled && options.enabled !== false,
     },
     sync.queryClient,
   )
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
+  // Writes on their way are laid over the list; with none (the ledger may not be loaded yet) it is as cached.
   const data = useMemo(
-    () => ledger.list(query.data as FeedData<P> | undefined, f, writes),
-    [ledger, query.data, f, writes],
+    () =>
+      writes.length
+        ? (sync.slots.ledger as Ledger).list(query.data as FeedData<P> | undefined, f, writes)
+        : (query.data as FeedData<P> | undefined),
+    [sync, query.data, f, writes],
   )
   const items = useMemo(() => itemsOf(data), [data])
   const { hasNextPage, isFetchingNextPage, fetchNextPage: next } = query
   const fetchNextPage = useCallback(async () => {
     if (hasNextPage && !isFetchingNextPage) await next()
   }, [hasNextPage, isFetchingNextPage, next])
-  const refetch = useCallback(() => ledger.retry(), [ledger])
+  const refetch = useCallback(
+    () =>
+      withLedger(sync, (l) => l.retry()).catch((error: Error) => {
+        sync.store.setState((s) => ({ trouble: { error, retryAt: s.trouble?.retryAt ?? null } }))
+      }),
+    [sync],
+  )
   const totalCount = data?.pages[0]?.totalCount
   return {
     items,

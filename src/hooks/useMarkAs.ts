@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react'
 import { useStore } from 'zustand'
 import type { MarkAs } from '../api/types'
-import { ledgerOf } from '../core/ledger'
+import { withLedger } from '../core/reach'
 import { useInboxScope } from '../provider/context'
 
 /** What {@link useMarkAs} returns. */
@@ -37,7 +37,7 @@ export function useMarkAs(): UseMarkAsResult {
     async ({ ids, markAs }) => {
       // A new change clears the last one's failure, as a new "mark all" or preference update does theirs.
       setState((s) => ({ pending: s.pending + 1, error: null }))
-      const error = await ledgerOf(sync).markAs(ids, markAs)
+      const error = await withLedger(sync, (l) => l.markAs(ids, markAs)).catch((e: Error) => e)
       setState((s) => ({ pending: s.pending - 1, error: error ?? s.error }))
     },
     [sync],
@@ -72,11 +72,13 @@ export function useMarkAll(kind: 'read' | 'seen' = 'read'): UseMarkAllResult {
   const error = useStore(sync.store, (s) => s.markAllError)
   const markAll = useCallback(
     () =>
-      ledgerOf(sync)
-        .markAll(kind)
-        .then(() => {}),
+      withLedger(sync, (l) => l.markAll(kind)).then(
+        () => {},
+        // The ledger's code could not be fetched (offline): told as a failed "mark all".
+        (markAllError: Error) => sync.store.setState({ markAllError }),
+      ),
     [sync, kind],
   )
-  const reset = useCallback(() => ledgerOf(sync).dismiss(), [sync])
+  const reset = useCallback(() => sync.store.setState({ markAllError: null }), [sync])
   return { markAll, isPending, error, reset }
 }

@@ -181,6 +181,8 @@ describe('toasts from a bell in a blurred sticky header', () => {
       'dark',
       { toasts: '' },
     )
+    // The toasts' code loads after the bell: what arrives before it is there is no toast.
+    await page.locator('.inbox-toaster').waitFor({ state: 'attached' })
     await page.evaluate(() => (window as unknown as { arrive: () => Promise<unknown> }).arrive())
     const toast = page.locator('.inbox-toast')
     await toast.waitFor()
@@ -197,6 +199,7 @@ describe('toasts from a bell in a blurred sticky header', () => {
 
   it('stay a few lines tall whatever the sender wrote, their dismiss button on the screen', async () => {
     const page = await open(BAR, 'light', { toasts: '' })
+    await page.locator('.inbox-toaster').waitFor({ state: 'attached' })
     await page.evaluate(() =>
       (window as unknown as { arrive: (p: { subject: string; body: string }) => Promise<unknown> }).arrive({
         subject: 'Your session has expired. '.repeat(60),

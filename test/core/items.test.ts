@@ -5,9 +5,10 @@ import {
   marked as markAsState,
   matches as matchesFilters,
   matchesPayload,
+  itemsOf as feedItems,
   type Flags as ItemState,
 } from '../../src/core/items'
-import { applyFlags, compare as compareFeedItems, itemsOf as feedItems, type FeedData } from '../../src/core/lists'
+import { applyFlags, compare as compareFeedItems, type FeedData } from '../../src/core/lists'
 import { applyPreferencesUpdate } from '../../src/core/prefs'
 import { feedFilters, inboxKeys } from '../../src/core/queries'
 

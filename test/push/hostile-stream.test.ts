@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createSubscriberClient } from '../../src/api/client'
 import { startLive } from '../../src/core/live'
 import { countQueryOptions, feedQueryOptions, feedFilters } from '../../src/core/queries'
+import { pageFn } from '../../src/core/reach'
 import { openStream } from '../../src/core/stream'
 import { createInboxSync } from '../../src/core/sync'
 import { APP, BASE_PATH, startProxy } from '../proxy/harness'
@@ -138,8 +139,7 @@ async function live(after?: () => ReadableStream<Uint8Array>) {
   for (const kind of ['unread', 'unseen'] as const)
     await queryClient.fetchQuery({ ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind) })
   // A list on screen, as the open popover has it.
-  const ledger = await sync.ledger()
-  await queryClient.fetchInfiniteQuery({ ...feedQueryOptions(sync), queryFn: ledger.page(feedFilters()) as never })
+  await queryClient.fetchInfiniteQuery({ ...feedQueryOptions(sync), queryFn: pageFn(sync, feedFilters()) as never })
   stops.push(startLive(sync, () => ({ interval: 0 })))
   await vi.waitFor(() => expect(sync.store.getState().source).toBe('stream'))
   started.forwarded.length = 0
