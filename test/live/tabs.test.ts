@@ -239,11 +239,14 @@ describe.concurrent('cadence, on the page clock', () => {
       )
       return { starts, gaps: starts.flatMap((s) => s.slice(1).map((at, i) => at - s[i]!)) }
     }
+    // A gap is the period plus at most a step, and one more on a loaded machine, where a look that came due may send
+    // its requests only after the next step (its code fetched from the dev server first): 10 s stays well apart
+    // from 30 s either way.
     const expectGaps = (gaps: number[], period: number, step: number) => {
       expect(gaps.length).toBeGreaterThanOrEqual(2)
       for (const gap of gaps) {
         expect(gap).toBeGreaterThanOrEqual(period)
-        expect(gap).toBeLessThanOrEqual(period + step + 500)
+        expect(gap).toBeLessThanOrEqual(period + 2 * step + 500)
       }
     }
 
