@@ -57,6 +57,24 @@ describe('the hooks before the ledger is loaded', () => {
     await waitFor(() => expect(result.current.counts.unread).toBe(4))
   })
 
+  it('a list whose ledger cannot be fetched says why, and comes with Try again once back online', async () => {
+    const h = setup({ fixture: feedFixture(5), provider: { pollInterval: 0 } })
+    online = false
+    const { result } = renderHook(() => ({ ...useFeed(), sync: useInboxScope('test').sync }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.error).toBeInstanceOf(NetworkError))
+    expect(result.current.items).toEqual([])
+    // Still offline: Try again never rejects, and says why it failed.
+    await act(() => result.current.refetch())
+    expect(result.current.error).toBeInstanceOf(NetworkError)
+    expect(result.current.sync.store.getState().trouble?.error).toBeInstanceOf(NetworkError)
+    online = true
+    await act(() => result.current.refetch())
+    await waitFor(() => expect(result.current.items).toHaveLength(5))
+    expect(result.current.error).toBeNull()
+  })
+
   it('a first list fetches the ledger beside its page, and a mark made meanwhile shows once it is there', async () => {
     const h = setup({ fixture: feedFixture(5), provider: { pollInterval: 0 } })
     h.service.faults.add({ path: /notifications\/feed$/, latency: 200, times: 1 })
