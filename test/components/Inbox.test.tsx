@@ -7,6 +7,9 @@ import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
 import { NotificationItem } from '../../src/components/NotificationItem/NotificationItem'
+import { createInboxClient } from '../../src/api/client'
+import { inboxKeys } from '../../src/core/keys'
+import type { InboxProviderProps } from '../../src/provider/InboxProvider'
 import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../support/fixtures'
 import { expectAccessible, renderWithInbox, serviceFeed, setupService } from './setup'
 
@@ -425,6 +428,51 @@ describe('Inbox', () => {
     await waitFor(() => expect(container.querySelectorAll('article article').length).toBeGreaterThan(0))
     expect(container.querySelector('article article')!.hasAttribute('data-inbox-unstyled')).toBe(true)
     expect(container.querySelector('[data-part="header"]')!.closest('[data-inbox-unstyled]')).toBeNull()
+  })
+})
+
+describe('Inbox on a sign of intent', () => {
+  /** The inbox over a client that logs the list requests it sends (not the counts' `limit=1` ones). */
+  function renderLogged(provider: Partial<InboxProviderProps> = {}) {
+    const setup = setupService(fixture())
+    const lists: string[] = []
+    const client = createInboxClient({
+      baseUrl: setup.baseUrl,
+      apiKey: setup.service.apiKey,
+      retry: false,
+      fetch: (input, init) => {
+        if (String(input).includes('limit=20')) lists.push(String(input))
+        return setup.fetch(input, init)
+      },
+    })
+    return { ...renderWithInbox(<Inbox markSeenOnOpen={false} />, { setup, provider: { client, ...provider } }), lists }
+  }
+
+  it('loads the list it opens on while the pointer rests on the bell, once: the click shows its rows at once', async () => {
+    const { user, lists, queryClient } = renderLogged()
+    const bell = await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    expect(lists).toEqual([])
+    await user.hover(bell)
+    await waitFor(() => expect(queryClient.getQueryState(inboxKeys.feed(TEST_SUBSCRIBER_ID))?.status).toBe('success'))
+    expect(lists).toHaveLength(1)
+    // Cached: another pass of the pointer asks nothing again.
+    await user.unhover(bell)
+    await user.hover(bell)
+    await user.click(bell)
+    const dialog = await screen.findByRole('dialog', { name: 'Notifications' })
+    // In the dialog's first render: no loading state in between.
+    expect(within(dialog).getAllByRole('article')).toHaveLength(6)
+    expect(lists).toHaveLength(1)
+  })
+
+  it('asks nothing while the provider waits (`enabled={false}`)', async () => {
+    const { user, lists } = renderLogged({ enabled: false })
+    const bell = await screen.findByRole('button', { name: 'Notifications' })
+    await user.hover(bell)
+    await user.click(bell)
+    await screen.findByRole('dialog', { name: 'Notifications' })
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)))
+    expect(lists).toEqual([])
   })
 })
 

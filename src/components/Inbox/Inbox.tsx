@@ -124,18 +124,20 @@ const InboxView = forwardRef(function InboxView(
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
   const root = useRootState(open, defaultOpen ?? false, onOpenChange, unstyled, 'Inbox')
-  const { ctx, locale } = root
-  const asked = useRef(false)
-  // Once per inbox: the popover's code, then (in idle time) the formatters its rows use.
-  const preload = () => {
-    if (asked.current) return
-    asked.current = true
-    popover.load().then(
-      (m) =>
-        (typeof requestIdleCallback === 'function' ? requestIdleCallback : setTimeout)(() => m.warmFormats(locale)),
-      () => (asked.current = false),
+  const { ctx, locale, sync, enabled } = root
+  const warmed = useRef(false)
+  // On each sign of intent: the popover's code, and the list it opens on unless cached; once per inbox (in idle
+  // time) the formatters its rows use.
+  const preload = () =>
+    void popover.load().then(
+      (m) => {
+        if (enabled) m.prefetchFeed(sync, panel.limit)
+        if (warmed.current) return
+        warmed.current = true
+        ;(typeof requestIdleCallback === 'function' ? requestIdleCallback : setTimeout)(() => m.warmFormats(locale))
+      },
+      () => {},
     )
-  }
   return renderRoot(
     root,
     { ref, ...div },

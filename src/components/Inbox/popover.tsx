@@ -3,12 +3,25 @@
  * own, so that a page where nobody opens the inbox never fetches, parses or keeps that code.
  */
 import type { ReactElement } from 'react'
+import { feedFilters, feedQueryOptions } from '../../core/queries'
+import { pageFn } from '../../core/reach'
+import type { InboxSync } from '../../core/sync'
 import type { InboxPanelProps } from './InboxPanel'
 import { InboxPanel } from './InboxPanel'
 import { InboxContent, PopoverContent } from './parts'
 import type { InboxPlacement } from './root'
 
 export { warmFormats } from '../../core/format'
+
+/**
+ * Starts loading the list the popover opens on (its first tab, "All"), unless the cache already holds it: asked
+ * on the first sign of intent, so that a click after a pointer rested on the bell (or a tap, whose press comes
+ * before its click) finds its rows there. Once cached, the list is kept up to date with the others.
+ */
+export function prefetchFeed(sync: InboxSync, limit: number | undefined): void {
+  const f = feedFilters({ limit })
+  void sync.queryClient.prefetchInfiniteQuery({ ...feedQueryOptions(sync, f), queryFn: pageFn(sync, f) as never })
+}
 
 /** Props of the popover of `<Inbox>`. */
 export type PopoverProps = InboxPanelProps & {
