@@ -40,12 +40,15 @@
  * instead of importing it, so an app of the hooks alone loads the ledger and its folding after the first render, as
  * the full inbox does (the full inbox's first chunk +0.07 kB, its later code +0.1 kB).
  * The floor (React Query + zustand, a bell with a count) is 11.7 kB.
+ * Still on 2026-11-27, 5.36 kB of CSS (+94 B): an app's global rules for elements stop at the inbox, loaded before
+ * the kit's stylesheet or after it (a reset that makes every box border-box, `button { text-transform }`, a forms
+ * plugin's rules for checkboxes and time fields), checked in test/components/hostreset.browser.test.ts.
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
   inboxLazy: 32_500,
-  css: 5_263,
+  css: 5_360,
   hooks: 19_200,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,

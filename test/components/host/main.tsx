@@ -3,11 +3,20 @@ import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
 import { Inbox } from '../../../src/components/Inbox/Inbox'
 import '../../../src/styles/index.css'
-import { buildFixture, inApp, messages, TEST_SUBSCRIBER_ID, workflow } from '../../support/fixtures'
+import { buildFixture, inApp, messages, subscriber, TEST_SUBSCRIBER_ID, workflow } from '../../support/fixtures'
 import { pageClient } from '../../support/pageClient'
 
+const params = new URLSearchParams(location.search)
+// `schedule`: the subscriber is on Mondays 9 to 5 (the settings view shows its checkboxes and time fields).
+const schedule = {
+  isEnabled: true,
+  weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } },
+}
 const service = createService({
   fixture: buildFixture({
+    ...(params.has('schedule')
+      ? { subscribers: [subscriber(TEST_SUBSCRIBER_ID, { firstName: 'Ada', preferences: { schedule } })] }
+      : {}),
     workflows: [
       workflow('test-workflow', [inApp('Hello {{subscriber.firstName}}')]),
       workflow('said', [inApp('{{payload.body}}', { subject: '{{payload.subject}}' })]),
@@ -32,8 +41,9 @@ const service = createService({
 })
 const client = pageClient(service)
 
-const params = new URLSearchParams(location.search)
 document.getElementById('host')!.textContent = params.get('css') ?? ''
+// `late`: the app's rules come after the kit's stylesheet, as when an app imports its own CSS after the kit's.
+if (params.has('late')) document.body.append(document.getElementById('host')!)
 const theme = (params.get('theme') ?? 'light') as 'light' | 'dark' | 'system'
 // `portal`: the popover renders at the end of the body.
 // `toasts`: the inbox shows toasts, polls every 200 ms, and `window.arrive()` sends it a notification
