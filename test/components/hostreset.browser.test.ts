@@ -1,6 +1,7 @@
 /**
  * The inbox on a host page whose global rules style elements: a reset that sets every box to border-box (as
- * Tailwind's preflight does), rules for buttons, and a forms plugin's rules for checkboxes and time fields. Loaded
+ * Tailwind's preflight does), rules for buttons, a forms plugin's rules for checkboxes and time fields, and
+ * Bootstrap's reboot (margins of paragraphs, headings and lists, underlined links, labels as inline blocks). Loaded
  * before the kit's stylesheet and after it, they must leave the inbox as it is drawn on a page without them.
  */
 import type { Browser } from 'playwright-core'
@@ -23,6 +24,17 @@ const ELEMENTS = `button { text-transform: uppercase; letter-spacing: 0.1em; }
 [type='checkbox'] { appearance: none; width: 1rem; height: 1rem; background-color: #fff; border: 1px solid #6b7280; border-radius: 0; padding: 0; }
 [type='checkbox']:checked { background-color: currentColor; border-color: transparent; background-image: url("data:image/svg+xml,%3csvg xmlns='http://www.w3.org/2000/svg'/%3e"); }
 [type='time'] { appearance: none; background-color: #fff; border: 1px solid #6b7280; border-radius: 0; padding: 8px 12px; font-size: 16px; line-height: 24px; }`
+
+/** Bootstrap's reboot, in part. */
+const REBOOT = `body { margin: 8px; font-family: system-ui; line-height: 1.5; }
+p { margin-top: 0; margin-bottom: 1rem; }
+h1, h2, h3, h4, h5, h6 { margin-top: 0; margin-bottom: 0.5rem; font-weight: 500; line-height: 1.2; }
+ol, ul { padding-left: 2rem; margin-top: 0; margin-bottom: 1rem; }
+a { color: rgba(13, 110, 253, 1); text-decoration: underline; }
+label { display: inline-block; }
+button { border-radius: 0; }
+button, input, select, textarea { margin: 0; font-family: inherit; font-size: inherit; line-height: inherit; }
+img, svg { vertical-align: middle; }`
 
 /** Each drawn element of the inbox, open on `view`: its box from the inbox's corner and what the rules could change. */
 async function drawn(css: string, late: boolean, view: 'feed' | 'settings') {
@@ -68,6 +80,7 @@ describe("an app's global rules for elements", () => {
       for (const late of [false, true]) {
         expect(await drawn(RESET, late, view)).toEqual(plain)
         expect(await drawn(ELEMENTS, late, view)).toEqual(plain)
+        expect(await drawn(REBOOT, late, view)).toEqual(plain)
       }
     })
 })
