@@ -37,9 +37,10 @@ button, input, select, textarea { margin: 0; font-family: inherit; font-size: in
 img, svg { vertical-align: middle; }`
 
 /** Each drawn element of the inbox, open on `view`: its box from the inbox's corner and what the rules could change. */
-async function drawn(css: string, late: boolean, view: 'feed' | 'settings') {
+async function drawn(css: string, late: boolean, view: 'feed' | 'settings', portal = false) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } })
-  await page.goto(`${url}/?${new URLSearchParams({ css, schedule: '', ...(late ? { late: '' } : {}) })}`)
+  const flags = { schedule: '', ...(late ? { late: '' } : {}), ...(portal ? { portal: '' } : {}) }
+  await page.goto(`${url}/?${new URLSearchParams({ css, ...flags })}`)
   await page.locator('.inbox-bell[data-count]').waitFor()
   await page.locator('.inbox-bell').click()
   await page.locator('.inbox-item').first().waitFor()
@@ -73,7 +74,7 @@ async function drawn(css: string, late: boolean, view: 'feed' | 'settings') {
 
 describe("an app's global rules for elements", () => {
   for (const view of ['feed', 'settings'] as const)
-    it(`leave the ${view === 'feed' ? 'feed' : 'settings view'} as drawn without them, loaded before the kit's stylesheet or after it`, async () => {
+    it(`leave the ${view === 'feed' ? 'feed (in place and in a portal)' : 'settings view'} as drawn without them, loaded before the kit's stylesheet or after it`, async () => {
       const plain = await drawn('', false, view)
       expect(plain.length).toBeGreaterThan(view === 'feed' ? 40 : 20)
       if (view === 'settings') expect(plain.join()).toMatch(/inbox-input.*inbox-input/)
@@ -81,6 +82,12 @@ describe("an app's global rules for elements", () => {
         expect(await drawn(RESET, late, view)).toEqual(plain)
         expect(await drawn(ELEMENTS, late, view)).toEqual(plain)
         expect(await drawn(REBOOT, late, view)).toEqual(plain)
+      }
+      // The popover in a portal at the end of the body (its own root there), under the rules loaded last.
+      if (view === 'feed') {
+        const portal = await drawn('', false, view, true)
+        expect(portal.length).toBeGreaterThan(40)
+        for (const css of [RESET, ELEMENTS]) expect(await drawn(css, true, view, true)).toEqual(portal)
       }
     })
 })
