@@ -116,35 +116,58 @@ export function folderOf(shared: Shared) {
     })
   }
 
-  /** One look at a time (a forced one waits for the one running); shown as a query, so devtools and `useIsFetching` see it. */
+  /**
+   * One look at a time, shown as a query, so devtools and `useIsFetching` see it. A forced one (Try again, the
+   * read owed after writes) takes over from one under way, which may be waiting on a service that hangs: that
+   * one commits nothing, and whoever waits on it gets the forced one's outcome. One with another tab's counts
+   * waits for the one running.
+   */
+  const refreshKey = [...inboxKeys.all(subscriberId), 'refresh']
   let running: Promise<boolean> | undefined
-  const refresh = (force = false, given?: CountData[], at = sync.seq): Promise<boolean> =>
-    running
-      ? force || given
+  /** The look that may commit: grows with each look started. */
+  let current = 0
+  const refresh = (force = false, given?: CountData[], at = sync.seq): Promise<boolean> => {
+    if (running && !force)
+      return given
         ? running.then(
             () => refresh(force, given, at),
             () => refresh(force, given, at),
           )
         : running
-      : (running = queryClient
-          .fetchQuery({
-            queryKey: [...inboxKeys.all(subscriberId), 'refresh'],
-            queryFn: () => look(force, given, at),
-            // Offline, the live loop does not look; a look asked for anyway fails at once rather than waits.
-            networkMode: 'always',
-            staleTime: 0,
-            gcTime: 0,
-            retry: false,
-          })
-          .finally(() => (running = undefined)))
+    const id = ++current
+    const start = () =>
+      queryClient.fetchQuery({
+        queryKey: refreshKey,
+        queryFn: () => look(force, given, at, id),
+        // Offline, the live loop does not look; a look asked for anyway fails at once rather than waits.
+        networkMode: 'always',
+        staleTime: 0,
+        gcTime: 0,
+        retry: false,
+      })
+    const mine: Promise<boolean> = (
+      running ? queryClient.cancelQueries({ queryKey: refreshKey }, { revert: false }).then(start) : start()
+    )
+      // The one overtaken: its waiters get the outcome of the one that overtook it.
+      .catch((error: Error) => {
+        if (id !== current && running) return running
+        throw error
+      })
+      .finally(() => {
+        if (running === mine) running = undefined
+      })
+    running = mine
+    return mine
+  }
 
   /**
    * Reads the counts and, when they changed (or `force`), every cached list; then commits all of it in one
    * batch. Waits while writes are on their way, and starts over when one lands meanwhile.
    */
-  async function look(force: boolean, given: CountData[] | undefined, at: number): Promise<boolean> {
+  async function look(force: boolean, given: CountData[] | undefined, at: number, id: number): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
       await sync.idle()
+      if (id !== current) return false
       const from = sync.seq
       // Another tab's counts (the one that looks for this browser profile), unless this tab wrote since.
       let counts = attempt === 0 && at === sync.seq && given
@@ -179,6 +202,8 @@ export function folderOf(shared: Shared) {
           ),
       )
       if (late && attempt < 3) continue
+      // Overtaken by a forced look while it read: that one commits.
+      if (id !== current) return changed
       if (sync.seq !== from || store.getState().writes.length) {
         if (attempt < 3) continue
         shared.dirty = true

@@ -211,6 +211,62 @@ describe('the kit under read faults', () => {
       })
     }
 
+  it('answers Try again at once while a look is stuck on a service that hangs, and the stuck look changes nothing', async () => {
+    const service = createService({ fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 3) }) })
+    // Reads of lists and counts: refused, held until released (then answered as the service stood when asked),
+    // or answered.
+    let mode: 'refuse' | 'hold' | 'answer' = 'refuse'
+    const held: (() => void)[] = []
+    const client = createInboxClient({
+      baseUrl: BASE_URL,
+      apiKey: service.apiKey,
+      retry: false,
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(new URL(String(input), BASE_URL), init)
+        if (!request.url.includes('/notifications/feed') || mode === 'answer') return service.fetch(request)
+        if (mode === 'refuse') return new Response(JSON.stringify({ message: 'down' }), { status: 500 })
+        const answer = await service.fetch(request)
+        return new Promise<Response>((resolve) => held.push(() => resolve(answer)))
+      }) as typeof fetch,
+    })
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    render(
+      <Inbox
+        subscriberId={TEST_SUBSCRIBER_ID}
+        client={client}
+        queryClient={queryClient}
+        pollInterval={200}
+        defaultOpen
+        markSeenOnOpen={false}
+        feedInitialRect={{ width: 400, height: 4000 }}
+      />,
+    )
+    const dialog = await screen.findByRole('dialog')
+    const alert = await within(dialog).findByRole('alert', {}, { timeout: 5000 })
+    // The next look (after the backoff of the failed ones) gets no answer; its reads see the service as it is
+    // now: three items.
+    mode = 'hold'
+    await waitFor(() => expect(held.length).toBeGreaterThan(0), { timeout: 5000 })
+    // The service changes and is answering again: Try again shows it without waiting for the stuck look.
+    mode = 'answer'
+    const trigger = await service.fetch(
+      new Request(`${BASE_URL}/v1/events/trigger`, {
+        method: 'POST',
+        headers: { authorization: `ApiKey ${service.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID }),
+      }),
+    )
+    expect(trigger.status).toBe(201)
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    await feedReady(4)
+    await waitFor(() => expect(within(dialog).queryByRole('alert')).toBeNull())
+    // The stuck look's answers come at last, older than what is shown: nothing goes back to them.
+    act(() => held.forEach((release) => release()))
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)))
+    expect(document.querySelectorAll('[data-inbox-item]')).toHaveLength(4)
+    expect(within(dialog).queryByRole('alert')).toBeNull()
+  })
+
   it('keeps the items it has while polls fail, and shows what arrived once they succeed again', async () => {
     const kit = startKit(3)
     renderInbox(kit, 60)
