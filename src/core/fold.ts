@@ -117,18 +117,18 @@ export function folderOf(shared: Shared) {
   }
 
   /**
-   * One look at a time, shown as a query, so devtools and `useIsFetching` see it. A forced one (Try again, the
-   * read owed after writes) takes over from one under way, which may be waiting on a service that hangs: that
-   * one commits nothing, and whoever waits on it gets the forced one's outcome. One with another tab's counts
-   * waits for the one running.
+   * One look at a time, shown as a query, so devtools and `useIsFetching` see it. A forced one waits for the one
+   * running, as does one with another tab's counts; but Try again (`overtake`) takes over from one under way,
+   * which may be waiting on a service that hangs: that one commits nothing, and whoever waits on it gets the
+   * outcome of the one that overtook it.
    */
   const refreshKey = [...inboxKeys.all(subscriberId), 'refresh']
   let running: Promise<boolean> | undefined
   /** The look that may commit: grows with each look started. */
   let current = 0
-  const refresh = (force = false, given?: CountData[], at = sync.seq): Promise<boolean> => {
-    if (running && !force)
-      return given
+  const refresh = (force = false, given?: CountData[], at = sync.seq, overtake = false): Promise<boolean> => {
+    if (running && !overtake)
+      return force || given
         ? running.then(
             () => refresh(force, given, at),
             () => refresh(force, given, at),
@@ -333,7 +333,7 @@ export function folderOf(shared: Shared) {
     // looking for news, with the live loop's next look where it planned one, until a look works.
     retry: () =>
       Promise.all([
-        refresh(true),
+        refresh(true, undefined, sync.seq, true),
         queryClient.refetchQueries({
           queryKey: inboxKeys.all(subscriberId),
           predicate: (q) => q.state.status === 'error',
