@@ -169,7 +169,8 @@ describe('Idempotency-Key edge cases and bounds', () => {
     expect(idempotencyUsage(service).entries).toBe(1)
     // A running request is never evicted: it keeps answering 409.
     const bounded = rawService({ idempotency: { maxEntries: 1 } })
-    bounded.service.faults.add({ path: '/v1/events/trigger', latency: 50, times: 1 })
+    // Long enough to be running still when the others are asked, however loaded the machine.
+    bounded.service.faults.add({ path: '/v1/events/trigger', latency: 1000, times: 1 })
     const first = bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'slow' } })
     await new Promise((resolve) => setTimeout(resolve, 10))
     await bounded.call('/v1/events/trigger', { body: TRIGGER, headers: { 'idempotency-key': 'other' } })
