@@ -202,7 +202,7 @@ export function folderOf(shared: Shared) {
           ),
       )
       if (late && attempt < 3) continue
-      // Overtaken by Try again while it read: that look commits.
+      // Overtaken by a forced look while it read: that one commits.
       if (id !== current) return changed
       if (sync.seq !== from || store.getState().writes.length) {
         if (attempt < 3) continue

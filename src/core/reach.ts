@@ -3,9 +3,8 @@
  * fetch it beside themselves, and a write waits for it only when it is not there yet. Apart from the sync object,
  * so that the bell's first chunk, which has the sync object, has none of this.
  */
-import type { FeedPage, JsonObject } from '../api/types'
+import type { FeedPage } from '../api/types'
 import { inboxKeys, type FeedFilters } from './keys'
-import { feedQueryOptions } from './queries'
 import type { Ledger } from './ledger'
 import type { InboxSync } from './sync'
 
@@ -33,15 +32,6 @@ export const pageFn =
     if (counts) await counts
     return (await ledger).took(page, f, pageParam, from)
   }
-
-/**
- * The options of one feed list as the kit reads it (its pages through {@link pageFn}): what `useFeed` observes and
- * what `<Inbox>` prefetches on intent, so that both land on one cache entry.
- */
-export const listOptions = <P extends JsonObject = JsonObject>(sync: InboxSync, f: FeedFilters) => ({
-  ...feedQueryOptions<P>(sync, f),
-  queryFn: pageFn(sync, f) as never,
-})
 
 /**
  * The counts on their first read, once they are in the cache (`undefined` when none is). A first list is

@@ -5,8 +5,8 @@ import type { FeedItem, JsonObject } from '../api/types'
 import type { Ledger } from '../core/ledger'
 import { itemsOf } from '../core/items'
 import type { FeedData } from '../core/lists'
-import { feedFilters } from '../core/queries'
-import { listOptions, withLedger } from '../core/reach'
+import { feedFilters, feedQueryOptions } from '../core/queries'
+import { pageFn, withLedger } from '../core/reach'
 import { useInboxScope } from '../provider/context'
 
 /** Options of {@link useFeed}. */
@@ -67,7 +67,11 @@ export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptio
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the filters' content
   const f = useMemo(() => feedFilters({ read, seen, payload, limit }), [key])
   const query = useInfiniteQuery(
-    { ...listOptions<P>(sync, f), enabled: enabled && options.enabled !== false },
+    {
+      ...feedQueryOptions<P>(sync, f),
+      queryFn: pageFn(sync, f) as never,
+      enabled: enabled && options.enabled !== false,
+    },
     sync.queryClient,
   )
   const writes = useStore(sync.store, (s) => s.writes)

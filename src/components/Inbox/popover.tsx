@@ -3,8 +3,8 @@
  * own, so that a page where nobody opens the inbox never fetches, parses or keeps that code.
  */
 import type { ReactElement } from 'react'
-import { feedFilters } from '../../core/queries'
-import { listOptions } from '../../core/reach'
+import { feedFilters, feedQueryOptions } from '../../core/queries'
+import { pageFn } from '../../core/reach'
 import type { InboxSync } from '../../core/sync'
 import type { InboxPanelProps } from './InboxPanel'
 import { InboxPanel } from './InboxPanel'
@@ -19,7 +19,8 @@ export { warmFormats } from '../../core/format'
  * before its click) finds its rows there. Once cached, the list is kept up to date with the others.
  */
 export function prefetchFeed(sync: InboxSync, limit: number | undefined): void {
-  void sync.queryClient.prefetchInfiniteQuery(listOptions(sync, feedFilters({ limit })))
+  const f = feedFilters({ limit })
+  void sync.queryClient.prefetchInfiniteQuery({ ...feedQueryOptions(sync, f), queryFn: pageFn(sync, f) as never })
 }
 
 /** Props of the popover of `<Inbox>`. */
