@@ -362,9 +362,9 @@ export interface InboxProxyHandler<C = unknown> {
  * take → 405 with `Allow` naming those it does (none on a path it forwards nothing for); no user → 401;
  * another subscriber's id → 403 naming `subscriberId`, in the same words whoever it names; any other
  * operation → 403 naming the method and path it does not forward; a body over `maxBodyBytes` → 413, or not
- * sent within `timeout` → 408; an Idempotency-Key over 255 characters → 400; more than `rateLimit` requests
- * of one subscriber → 429; the service unreachable → 502, too slow → 504 (both told to `onError`, with the
- * proxy's other failures of its own).
+ * sent within `timeout` → 408; an Idempotency-Key empty or over 255 characters → 400; more than `rateLimit`
+ * requests of one subscriber → 429; the service unreachable → 502, too slow → 504, refusing the proxy's own
+ * API key (its 401 or 403) → 502 (all three told to `onError`, with the proxy's other failures of its own).
  * Writes must be JSON (else 415), and no request may come from another site (`Sec-Fetch-Site: cross-site`,
  * else 403), so that a session cookie cannot be ridden by another site's form, image or script.
  *
@@ -656,6 +656,10 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
         return errorResponse(415, path, 'Send the request body as application/json.')
       }
       idempotencyKey = request.headers.get('idempotency-key')
+      // Blank, scoped to the subscriber it would be a key all their blank-keyed writes share.
+      if (idempotencyKey !== null && !idempotencyKey.trim()) {
+        return errorResponse(400, path, 'Idempotency-Key must not be empty.')
+      }
       if (idempotencyKey !== null && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
         return errorResponse(400, path, `Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters.`)
       }
@@ -727,6 +731,16 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
         `The notification service answered ${route.method} ${target.href} with a redirect (${response.status} to ${response.headers.get('location') ?? 'nowhere'})`,
       )
       return errorResponse(502, path, 'The notification service answered with a redirect.')
+    }
+    // The browser's token was checked above; the service refusing the request is the proxy's own key refused
+    // (revoked, rotated, another environment's). Relayed as it is, every user would look signed out.
+    if (response.status === 401 || response.status === 403) {
+      report(
+        request,
+        502,
+        `The notification service refused the proxy's API key (${response.status} to ${route.method} ${target.href}): ${String(relayedError(response.status, text, path, redact).message).slice(0, 200)}`,
+      )
+      return errorResponse(502, path, 'The notification service refused the request of the proxy.')
     }
     const out = new Headers({ 'cache-control': 'no-store' })
     for (const name of RESPONSE_HEADERS) {

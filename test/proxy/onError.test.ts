@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createInboxProxy, createMemoryBroker } from '../../src/proxy'
 import type { InboxProxyOptions, RateLimitStore } from '../../src/proxy'
 import { createRedisRateLimitStore } from '../../src/proxy/redis'
-import { APP, startProxy } from './harness'
+import { BASE_URL, startService } from '../support/service'
+import { APP, proxyFixture, startProxy } from './harness'
 
 const FEED = '/v1/subscribers/user-1/notifications/feed'
 const FEED_OF = (id: string) => `/v1/subscribers/${id}/notifications/feed`
@@ -131,6 +132,35 @@ describe('createInboxProxy: onError', () => {
         `The notification service answered GET ${moved}${FEED} with a redirect (302 to https://elsewhere.example/)`,
       ],
     ])
+  })
+
+  it("is told when the service refuses the proxy's own API key, and the browser gets a 502, not a signed-out 401", async () => {
+    const { service, fetch: serviceFetch } = startService({ fixture: proxyFixture() })
+    for (const [upstreamFetch, status] of [
+      // A key revoked or rotated: the service's own 401.
+      [serviceFetch, 401],
+      // A gateway in front of it that forbids this key.
+      [(async () => Response.json({ message: 'Forbidden for the-api-key' }, { status: 403 })) as typeof fetch, 403],
+    ] as const) {
+      const { proxy, reported } = proxyTo(BASE_URL, { apiKey: 'the-api-key', fetch: upstreamFetch })
+      const answer = await answerOf(await proxy(new Request(APP + FEED)))
+      expect(answer).toMatchObject({
+        status: 502,
+        body: {
+          statusCode: 502,
+          error: 'Bad Gateway',
+          message: 'The notification service refused the request of the proxy.',
+        },
+      })
+      expect(reported.map((r) => r.error.status)).toEqual([502])
+      const [{ error }] = reported as [Reported]
+      expect(error.message).toContain(`refused the proxy's API key (${status} to GET ${BASE_URL}${FEED})`)
+      expect(error.message).not.toContain('the-api-key')
+    }
+    // With the right key, the same proxy reads the feed.
+    const right = proxyTo(BASE_URL, { apiKey: service.apiKey, fetch: serviceFetch })
+    expect((await right.proxy(new Request(APP + FEED))).status).toBe(200)
+    expect(right.reported).toEqual([])
   })
 
   it('is told what authenticate threw', async () => {

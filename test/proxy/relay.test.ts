@@ -65,6 +65,22 @@ describe('createInboxProxy: idempotency keys per subscriber', () => {
     expect(forwarded).toHaveLength(1)
     expect(digest(service)).toBe(before)
   })
+
+  it('refuses a blank key, as the service does, rather than make it one key all blank-keyed writes share', async () => {
+    const { call, service, forwarded } = startProxy()
+    const [a, b] = service.state.messages('user-1')
+    const before = digest(service)
+    for (const [id, key] of [
+      [a!._id, ''],
+      [b!._id, '   '],
+    ] as const) {
+      const answer = await call('user-1', MARK('user-1'), markAs(id, key))
+      expect(answer.status).toBe(400)
+      expect(await answer.json()).toMatchObject({ statusCode: 400, message: 'Idempotency-Key must not be empty.' })
+    }
+    expect(forwarded).toHaveLength(0)
+    expect(digest(service)).toBe(before)
+  })
 })
 
 /**
@@ -163,19 +179,19 @@ describe('createInboxProxy: what it relays of the service’s answers', () => {
       apiKey: service.apiKey,
       authenticate: bearerTokenAuth(SECRET),
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-        new Response(`<h1>401</h1><pre>${new Request(input, init).headers.get('authorization')}</pre>`, {
-          status: 401,
+        new Response(`<h1>500</h1><pre>${new Request(input, init).headers.get('authorization')}</pre>`, {
+          status: 500,
           headers: { 'content-type': 'text/html' },
         })) as typeof fetch,
     })
     const response = await proxy(new Request(APP + FEED, { headers: { authorization: await bearer('user-1') } }))
-    expect(response.status).toBe(401)
+    expect(response.status).toBe(500)
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     const text = await response.text()
     expect(text).not.toContain(service.apiKey)
     expect(JSON.parse(text)).toMatchObject({
-      statusCode: 401,
-      error: 'Unauthorized',
+      statusCode: 500,
+      error: 'Internal Server Error',
       path: FEED,
       message: expect.any(String),
     })
