@@ -5,7 +5,8 @@ import { channelEnabled } from './preferences'
 import type { Environment, Store, SubscriberFields } from './store'
 import type { IntegrationRecord, StepRecord, SubscriberRecord, TenantRecord, WorkflowRecord } from './types'
 
-const SUBSCRIBER_ID = /^[^\s\p{C}]{1,255}$/u
+// `.` and `..` would be made and never read again: every URL that names them is normalised away.
+const SUBSCRIBER_ID = /^(?!\.\.?$)[^\s\p{C}]{1,255}$/u
 const UNIT_MS: Record<string, number> = {
   seconds: 1_000,
   minutes: 60_000,
@@ -237,11 +238,6 @@ export class Delivery {
       const identifier = typeof t === 'string' ? t : ((t as Obj).identifier as string)
       tenant = env.tenants.get(identifier)
       if (!tenant) return { acknowledged: true, status: 'no_tenant_found', error: [`Tenant ${identifier} not found`] }
-      if (isObject(t)) {
-        if (typeof t.name === 'string') tenant.name = t.name
-        if (isObject(t.data)) tenant.data = t.data as JsonObject
-        tenant.updatedAt = this.store.nowIso()
-      }
     }
     if (!workflow.active) return { acknowledged: true, status: 'trigger_not_active' }
     if (workflow.steps.length === 0) return { acknowledged: true, status: 'no_workflow_steps_defined' }
@@ -250,6 +246,13 @@ export class Delivery {
     if (!this.hasRecipient(env, body.to))
       return { acknowledged: true, status: 'invalid_recipients', error: ['No valid recipients'] }
     const actor = this.actor(env, body.actor)
+    // Only a trigger that goes ahead updates its tenant: one refused above changes nothing.
+    if (tenant && isObject(body.tenant)) {
+      const t = body.tenant
+      if (typeof t.name === 'string') tenant.name = t.name
+      if (isObject(t.data)) tenant.data = t.data as JsonObject
+      tenant.updatedAt = this.store.nowIso()
+    }
     const transactionId = typeof body.transactionId === 'string' ? body.transactionId : uuid()
     const run = {
       env,

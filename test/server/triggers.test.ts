@@ -176,6 +176,31 @@ describe('POST /v1/events/trigger', () => {
     expect(service.state.tenants()[0]).toMatchObject({ name: 'Acme Inc', data: { tier: 'gold' } })
   })
 
+  it('leaves the tenant as it was when the trigger is not processed', async () => {
+    const { call, service } = rawService({ fixture: fixture() })
+    const before = structuredClone(service.state.tenants())
+    const tenant = { identifier: 'acme', name: 'Renamed', data: {} }
+    for (const [body, status] of [
+      [{ name: 'off', to: 'bo', tenant }, 'trigger_not_active'],
+      [{ name: 'nothing', to: 'bo', tenant }, 'no_workflow_steps_defined'],
+      [{ name: 'mention', to: 'has space', tenant }, 'invalid_recipients'],
+    ] as const) {
+      expect((await call('/v1/events/trigger', { body })).json.status).toBe(status)
+      expect(service.state.tenants()).toEqual(before)
+    }
+  })
+
+  it('takes neither `.` nor `..` as a subscriberId: no URL could name them', async () => {
+    const { call, service } = rawService({ fixture: fixture() })
+    const res = await call('/v1/events/trigger', { body: { name: 'mention', to: ['.', '..', { subscriberId: '..' }] } })
+    expect(res.json.status).toBe('invalid_recipients')
+    expect([service.state.subscriber('.'), service.state.subscriber('..')]).toEqual([undefined, undefined])
+    // Dots within an id are fine.
+    const dotted = await call('/v1/events/trigger', { body: { name: 'mention', to: '...' } })
+    expect(dotted.json.status).toBe('processed')
+    expect(service.state.messages('...').length).toBeGreaterThan(0)
+  })
+
   it('answers 422 naming every bad field', async () => {
     const { call } = rawService({ fixture: fixture() })
     const res = await call('/v1/events/trigger', {
