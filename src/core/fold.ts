@@ -118,9 +118,9 @@ export function folderOf(shared: Shared) {
 
   /**
    * One look at a time, shown as a query, so devtools and `useIsFetching` see it. A forced one waits for the one
-   * running, as does one with another tab's counts; but Try again (`overtake`) takes over from one under way,
-   * which may be waiting on a service that hangs: that one commits nothing, and whoever waits on it gets the
-   * outcome of the one that overtook it.
+   * running, as does one with another tab's counts; but Try again and the read owed after writes (`overtake`)
+   * take over from one under way, which may be waiting on a service that hangs: that one commits nothing, and
+   * whoever waits on it gets the outcome of the one that overtook it.
    */
   const refreshKey = [...inboxKeys.all(subscriberId), 'refresh']
   let running: Promise<boolean> | undefined
@@ -272,7 +272,8 @@ export function folderOf(shared: Shared) {
     clearTimeout(timer)
     if (!shared.dirty || store.getState().writes.length) return
     shared.dirty = false
-    refresh(true).then(
+    // Not behind a look that may have been asked before the write and be stuck on a service that hangs.
+    refresh(true, undefined, sync.seq, true).then(
       () => ((tries = 0), (shared.unknown = false)),
       () => {
         shared.dirty = true

@@ -273,6 +273,58 @@ describe('the kit under read faults', () => {
     expect(within(dialog).queryByRole('alert')).toBeNull()
   })
 
+  it('reads the truth after a write of unknown outcome at once, while a look is stuck on a service that hangs', async () => {
+    const service = createService({ fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 3) }) })
+    // Reads of lists and counts: held until released, or answered. Writes: applied, their answers lost.
+    let hold = false
+    const held: (() => void)[] = []
+    const client = createInboxClient({
+      baseUrl: BASE_URL,
+      apiKey: service.apiKey,
+      retry: false,
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = new Request(new URL(String(input), BASE_URL), init)
+        const answer = await service.fetch(request)
+        if (request.url.endsWith('/messages/mark-as')) throw new TypeError('Failed to fetch')
+        if (!hold || !request.url.includes('/notifications/feed')) return answer
+        return new Promise<Response>((resolve) => held.push(() => resolve(answer)))
+      }) as typeof fetch,
+    })
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    render(
+      <Inbox
+        subscriberId={TEST_SUBSCRIBER_ID}
+        client={client}
+        queryClient={queryClient}
+        pollInterval={200}
+        defaultOpen
+        markSeenOnOpen={false}
+        feedInitialRect={{ width: 400, height: 4000 }}
+      />,
+    )
+    await feedReady(3)
+    // A look gets no answer (the client would wait 15 s for it).
+    hold = true
+    await waitFor(() => expect(held.length).toBeGreaterThan(0), { timeout: 5000 })
+    hold = false
+    const id = service.state.messages(TEST_SUBSCRIBER_ID)[0]!._id
+    fireEvent.click(within(article(id)!).getByRole('button', { name: /^Mark as read / }))
+    // The service applied the mark, and the kit was never told: its read of the truth does not wait for the
+    // stuck look.
+    await waitFor(
+      () => {
+        expect(service.state.messages(TEST_SUBSCRIBER_ID).find((m) => m._id === id)!.read).toBe(true)
+        expect(article(id)!.hasAttribute('data-unread')).toBe(false)
+        expect(article(id)!.hasAttribute('data-failed')).toBe(false)
+      },
+      { timeout: 4000 },
+    )
+    // The stuck look's answers, from before the mark, come at last: nothing goes back to them.
+    act(() => held.forEach((release) => release()))
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)))
+    expect(article(id)!.hasAttribute('data-unread')).toBe(false)
+  })
+
   it('keeps the items it has while polls fail, and shows what arrived once they succeed again', async () => {
     const kit = startKit(3)
     renderInbox(kit, 60)
