@@ -169,6 +169,32 @@ function renderInbox(kit: Kit, pollInterval = 0) {
   )
 }
 
+/**
+ * The inbox open, looking every 200 ms, through a client without retries (and the default 15 s timeout) whose
+ * every request `answer` decides.
+ */
+function renderPolling(service: { apiKey: string }, answer: (request: Request) => Promise<Response>) {
+  const client = createInboxClient({
+    baseUrl: BASE_URL,
+    apiKey: service.apiKey,
+    retry: false,
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+      answer(new Request(new URL(String(input), BASE_URL), init))) as typeof fetch,
+  })
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  return render(
+    <Inbox
+      subscriberId={TEST_SUBSCRIBER_ID}
+      client={client}
+      queryClient={queryClient}
+      pollInterval={200}
+      defaultOpen
+      markSeenOnOpen={false}
+      feedInitialRect={{ width: 400, height: 4000 }}
+    />,
+  )
+}
+
 const bell = () => Number(document.querySelector('.inbox-bell')?.getAttribute('data-count'))
 const article = (id: string) => document.querySelector<HTMLElement>(`[data-inbox-item][data-id="${id}"]`)
 // The first test of a run loads the popover's code too: more than a second on a busy machine.
@@ -223,30 +249,12 @@ describe('the kit under read faults', () => {
     // or answered.
     let mode: 'refuse' | 'hold' | 'answer' = 'refuse'
     const held: (() => void)[] = []
-    const client = createInboxClient({
-      baseUrl: BASE_URL,
-      apiKey: service.apiKey,
-      retry: false,
-      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
-        const request = new Request(new URL(String(input), BASE_URL), init)
-        if (!request.url.includes('/notifications/feed') || mode === 'answer') return service.fetch(request)
-        if (mode === 'refuse') return new Response(JSON.stringify({ message: 'down' }), { status: 500 })
-        const answer = await service.fetch(request)
-        return new Promise<Response>((resolve) => held.push(() => resolve(answer)))
-      }) as typeof fetch,
+    renderPolling(service, async (request) => {
+      if (!request.url.includes('/notifications/feed') || mode === 'answer') return service.fetch(request)
+      if (mode === 'refuse') return new Response(JSON.stringify({ message: 'down' }), { status: 500 })
+      const answer = await service.fetch(request)
+      return new Promise<Response>((resolve) => held.push(() => resolve(answer)))
     })
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-    render(
-      <Inbox
-        subscriberId={TEST_SUBSCRIBER_ID}
-        client={client}
-        queryClient={queryClient}
-        pollInterval={200}
-        defaultOpen
-        markSeenOnOpen={false}
-        feedInitialRect={{ width: 400, height: 4000 }}
-      />,
-    )
     const dialog = await screen.findByRole('dialog')
     const alert = await within(dialog).findByRole('alert', {}, { timeout: 5000 })
     // The next look (after the backoff of the failed ones) gets no answer; its reads see the service as it is
@@ -278,30 +286,12 @@ describe('the kit under read faults', () => {
     // Reads of lists and counts: held until released, or answered. Writes: applied, their answers lost.
     let hold = false
     const held: (() => void)[] = []
-    const client = createInboxClient({
-      baseUrl: BASE_URL,
-      apiKey: service.apiKey,
-      retry: false,
-      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
-        const request = new Request(new URL(String(input), BASE_URL), init)
-        const answer = await service.fetch(request)
-        if (request.url.endsWith('/messages/mark-as')) throw new TypeError('Failed to fetch')
-        if (!hold || !request.url.includes('/notifications/feed')) return answer
-        return new Promise<Response>((resolve) => held.push(() => resolve(answer)))
-      }) as typeof fetch,
+    renderPolling(service, async (request) => {
+      const answer = await service.fetch(request)
+      if (request.url.endsWith('/messages/mark-as')) throw new TypeError('Failed to fetch')
+      if (!hold || !request.url.includes('/notifications/feed')) return answer
+      return new Promise<Response>((resolve) => held.push(() => resolve(answer)))
     })
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-    render(
-      <Inbox
-        subscriberId={TEST_SUBSCRIBER_ID}
-        client={client}
-        queryClient={queryClient}
-        pollInterval={200}
-        defaultOpen
-        markSeenOnOpen={false}
-        feedInitialRect={{ width: 400, height: 4000 }}
-      />,
-    )
     await feedReady(3)
     // A look gets no answer (the client would wait 15 s for it).
     hold = true
