@@ -33,7 +33,8 @@ export class ApiError extends InboxError {
     const m: unknown = Array.isArray(b.message) ? b.message.join('; ') : b.message
     super(
       (typeof m === 'string' && m) ||
-        (typeof body === 'string' && body.length < 200 && body) ||
+        // A short text, not a page of markup (a web server's or proxy's own 404 page).
+        (typeof body === 'string' && body.length < 200 && !/<[a-z!/]/i.test(body) && body) ||
         `Request failed with status ${status}`,
     )
     this.errorId = typeof b.errorId === 'string' ? b.errorId : undefined

@@ -9,6 +9,7 @@ import {
   countFilter,
   fetchCount,
   inboxKeys,
+  readFeed,
   STALE_PAGES,
   type CountData,
   type CountKind,
@@ -106,7 +107,7 @@ export function folderOf(shared: Shared) {
     const per = Math.floor(100 / size) || 1
     const n = state.data.pageParams.length
     const get = (count: number, limit: number) =>
-      Promise.all(Array.from({ length: count }, (_, page) => client.getFeed(subscriberId, { ...f, limit, page })))
+      Promise.all(Array.from({ length: count }, (_, page) => readFeed(sync, { ...f, limit, page })))
     const big = await get(Math.ceil(n / per), per * size)
     if (big.some((b) => b.hasMore && b.data.length < per * size)) return get(n, size)
     return state.data.pageParams.map((_, i) => {
@@ -312,7 +313,7 @@ export function folderOf(shared: Shared) {
       for (const as of markAs === 'read' ? (['read', 'seen'] as const) : (['seen'] as const)) {
         const ids = new Set<string>()
         for (let page = 0, stale = 0; ; page++) {
-          const found = await client.getFeed(subscriberId, {
+          const found = await readFeed(sync, {
             ...(as === 'read' ? { read: false } : { seen: false }),
             limit: 100,
             page,

@@ -4,7 +4,7 @@
  */
 import { queryOptions } from '@tanstack/react-query'
 import type { OmitKeyof, QueryFunction, QueryKey, QueryKeyWithDataTag, UseQueryOptions } from '@tanstack/react-query'
-import type { Criticality, FeedPage, InboxClient, JsonObject } from '../api/types'
+import type { Criticality, FeedPage, FeedParams, InboxClient, JsonObject, RequestOptions } from '../api/types'
 import type { FeedFilter } from './items'
 
 /**
@@ -41,6 +41,45 @@ export interface CountData {
 export interface QueryDeps {
   client: Pick<InboxClient, 'getFeed' | 'getPreferences' | 'listSubscriberSubscriptions'>
   subscriberId: string
+}
+
+/**
+ * Warns in development only, each message once: bundlers write the mode in for `process.env.NODE_ENV`; unbundled,
+ * there is no `process`.
+ */
+export function devWarn(message: string): void {
+  if (!isDev() || said.has(message)) return
+  said.add(message)
+  console.warn(message)
+}
+
+/** Whether the app was bundled for development. */
+export function isDev(): boolean {
+  try {
+    return process.env.NODE_ENV !== 'production'
+  } catch {
+    return false
+  }
+}
+const said = new Set<string>()
+
+/** A 404 saying the service has no such subscriber (not one of a missing route). */
+export const unknownSubscriber = (error: unknown): boolean =>
+  (error as { status?: number } | null)?.status === 404 && /^subscriber\b.*not found/i.test((error as Error).message)
+
+/**
+ * A page of the feed; for a subscriber the service does not know yet (no notification was ever sent to them: it
+ * answers 404 "Subscriber … not found"), an empty one, as their inbox is. A 404 of a missing route (a wrong
+ * `baseUrl`) stays an error. In development, says so.
+ */
+export function readFeed(deps: QueryDeps, params: FeedParams, opts?: RequestOptions): Promise<FeedPage> {
+  return deps.client.getFeed(deps.subscriberId, params, opts).catch((error: Error) => {
+    if (!unknownSubscriber(error)) throw error
+    devWarn(
+      `inbox-kit: subscriber "${deps.subscriberId}" does not exist on the service yet, so the inbox shows it empty until its first notification; if it should exist, check \`subscriberId\`.`,
+    )
+    return { data: [], hasMore: false, page: params.page ?? 0, pageSize: params.limit ?? 10, totalCount: 0 }
+  })
 }
 
 /** Page size of a feed list when none is given. */
@@ -104,7 +143,7 @@ export async function fetchCount(
   method: { total?: boolean } = {},
   opts?: { retry?: false },
 ): Promise<CountData> {
-  const read = (limit: number) => deps.client.getFeed(deps.subscriberId, { ...countFilter(kind), limit }, opts)
+  const read = (limit: number) => readFeed(deps, { ...countFilter(kind), limit }, opts)
   const newest = (page: FeedPage) => (page.data.length ? page.data[0]!.createdAt : null)
   if (method.total !== false) {
     const page = await read(1)

@@ -16,7 +16,7 @@
 import { focusManager, hashKey, onlineManager, QueryObserver, type Query } from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
-import { countQueryOptions, inboxKeys, type CountData } from './keys'
+import { countQueryOptions, devWarn, inboxKeys, unknownSubscriber, type CountData } from './keys'
 import { importOnline, whenOnline } from './sync'
 import type { InboxSync, TabMessage, Trouble } from './sync'
 import { troubleKind } from './trouble'
@@ -228,27 +228,20 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   /** In development, one warning per distinct failure, naming the request and the likely fix. */
   function warn(error: Error) {
-    // Bundlers write the mode in for `process.env.NODE_ENV`; a browser has no `process` to read it from.
-    try {
-      if (process.env.NODE_ENV === 'production') return
-    } catch {
-      return // Unbundled: no development warnings.
-    }
     const status = (error as ApiError).status
     const key = `${error.name}${status}`
     if (warned.has(key)) return
     warned.add(key)
     const base = client.options?.baseUrl || '(this origin)'
-    const routeMissing = /^cannot \w+ \//i.test(error.message)
     const fix =
       status === 401
         ? "the service (or your proxy) refused the credentials: check `getHeaders`/`auth`, and the proxy's `authenticate`"
         : status === 403
           ? `the proxy refused: \`subscriberId\` ("${subscriberId}") must be the signed-in user's own id`
           : status === 404
-            ? routeMissing
-              ? `there is no inbox route at \`baseUrl\` ${base}: check \`baseUrl\``
-              : `subscriber "${subscriberId}" does not exist on the service: check \`subscriberId\``
+            ? unknownSubscriber(error)
+              ? `subscriber "${subscriberId}" does not exist on the service: check \`subscriberId\``
+              : `there is no inbox route at \`baseUrl\` ${base}: check \`baseUrl\``
             : error instanceof NetworkError
               ? `nothing answered at ${base}: check \`baseUrl\` and that the server runs (and allows this origin)`
               : error instanceof ResponseShapeError
@@ -256,7 +249,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
                 : status === 502 || status === 504
                   ? "your proxy got no answer from the service: check the proxy's `upstreamUrl` and that the service runs; the inbox retries with backoff"
                   : 'the service failed; the inbox retries with backoff'
-    console.warn(`inbox-kit: looking for news failed (${status ?? error.name}: ${error.message}) — ${fix}.`)
+    devWarn(`inbox-kit: reading the inbox failed (${status ?? error.name}: ${error.message}) — ${fix}.`)
   }
 
   /** A look soon, unless one just went and found all well (focus and reconnect flap). */
@@ -330,11 +323,11 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   // mount included: the app hears of it then, not at the next look (never with `pollInterval: 0`). Not the admin
   // hooks' reads, which go through a back office of the app's own.
   const refused = ({ queryKey: [root, of, admin], state: { error } }: Query) => {
-    if (error && root === 'inbox' && of === subscriberId && admin !== 'admin' && troubleKind(error) === 'signedOut') {
-      signedOut(error, true)
-      warn(error)
-      plan()
-    }
+    // A subscriber the service does not know yet has settings once notified (the feed's read says so).
+    if (!error || root !== 'inbox' || of !== subscriberId || admin === 'admin' || unknownSubscriber(error)) return
+    // In development, what went wrong is said at the first read that fails, not at the next look.
+    warn(error)
+    if (troubleKind(error) === 'signedOut') (signedOut(error, true), plan())
   }
   const cache = sync.queryClient.getQueryCache()
   cache.getAll().forEach(refused)

@@ -25,7 +25,9 @@ import {
   common,
   feedFilters,
   inboxKeys,
+  readFeed,
   STALE_PAGES,
+  unknownSubscriber,
   type FeedFilters,
   type InboxQueryOptions,
   type Key,
@@ -53,8 +55,7 @@ export function feedQueryOptions<P extends JsonObject = JsonObject>(
   return infiniteQueryOptions({
     ...common,
     queryKey: inboxKeys.feed(deps.subscriberId, f),
-    queryFn: ({ pageParam }) =>
-      deps.client.getFeed(deps.subscriberId, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
+    queryFn: ({ pageParam }) => readFeed(deps, { ...f, page: pageParam }) as Promise<FeedPage<P>>,
     initialPageParam: 0,
     // More follow when the service says so, until STALE_PAGES pages in a row brought nothing new.
     // React Query asks on every render of the list: the pages are walked once per set of pages, not per render.
@@ -95,6 +96,13 @@ export function subscriptionsQueryOptions(
   return queryOptions({
     ...common,
     queryKey: inboxKeys.subscriptions(deps.subscriberId, params),
-    queryFn: () => deps.client.listSubscriberSubscriptions(deps.subscriberId, params),
+    // A subscriber the service does not know yet is subscribed to nothing.
+    queryFn: () =>
+      deps.client
+        .listSubscriberSubscriptions(deps.subscriberId, params)
+        .catch((error: Error): CursorPage<TopicSubscription> => {
+          if (unknownSubscriber(error)) return { data: [], next: null, previous: null }
+          throw error
+        }),
   })
 }

@@ -4,7 +4,7 @@
  * so that the bell's first chunk, which has the sync object, has none of this.
  */
 import type { FeedPage } from '../api/types'
-import { inboxKeys, type FeedFilters } from './keys'
+import { inboxKeys, readFeed, type FeedFilters } from './keys'
 import type { Ledger } from './ledger'
 import type { InboxSync } from './sync'
 
@@ -28,7 +28,7 @@ export const pageFn =
     ledger.catch(() => {})
     const counts = pageParam === 0 ? firstCounts(sync) : undefined
     const from = sync.seq
-    const page = await sync.client.getFeed(sync.subscriberId, { ...f, page: pageParam })
+    const page = await readFeed(sync, { ...f, page: pageParam })
     if (counts) await counts
     return (await ledger).took(page, f, pageParam, from)
   }

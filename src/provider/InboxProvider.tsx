@@ -5,7 +5,7 @@ import type { FeedItem, InboxClient, InboxClientOptions, SubscriberClient } from
 import { inboxKeys } from '../core/queries'
 import { createInboxSync, importOnline, whenOnline } from '../core/sync'
 import type { InboxMessages } from '../i18n/types'
-import { InboxContext, type InboxScope, type InboxTheme } from './context'
+import { InboxContext, useInboxScope, type InboxScope, type InboxTheme } from './context'
 
 /** Props of {@link InboxProvider}. */
 export interface InboxProviderProps {
@@ -251,4 +251,35 @@ function useScheme(theme: InboxTheme): 'light' | 'dark' {
     () => false,
   )
   return system ? (dark ? 'dark' : 'light') : theme
+}
+
+/**
+ * Inside a provider, a component's own `theme`, `messages` and `locale` over the provider's, for what renders
+ * below it (an `<Inbox>` in dark beside the app's light one, in another language).
+ */
+export function InboxLook({
+  theme,
+  messages,
+  locale,
+  children,
+}: Pick<InboxProviderProps, 'theme' | 'messages' | 'locale'> & { children: ReactNode }): ReactNode {
+  const outer = useInboxScope('Inbox')
+  const mode = theme ?? outer.value.theme
+  const scheme = useScheme(mode)
+  const words = messages ?? outer.messages
+  const lang = locale ?? messages?.lang ?? outer.locale
+  const scope = useMemo<InboxScope>(
+    () =>
+      // The strings made for the provider are its own: made again below for other `messages`.
+      ({
+        ...outer,
+        ...(words !== outer.messages && { m: undefined, core: undefined }),
+        messages: words,
+        locale: lang,
+        scheme,
+        value: { ...outer.value, locale: lang, theme: mode },
+      }),
+    [outer, words, lang, scheme, mode],
+  )
+  return <InboxContext.Provider value={scope}>{children}</InboxContext.Provider>
 }

@@ -188,6 +188,11 @@ describe('errors are values a UI can show', () => {
     expect(new ApiError(400, '/x', { message: ['a is bad', 'b is bad'] }).message).toBe('a is bad; b is bad')
     expect(new ApiError(502, '/x', 'Bad Gateway').message).toBe('Bad Gateway')
     expect(new ApiError(503, '/x', '').message).toBe('Request failed with status 503')
+    // A web server's own error page is not a message to show anyone.
+    const page = '<!DOCTYPE html><html><body><pre>Cannot GET /api/inbx</pre></body></html>'
+    expect(new ApiError(404, '/x', page).message).toBe('Request failed with status 404')
+    expect(new ApiError(404, '/x', '<h1>Not Found</h1>').message).toBe('Request failed with status 404')
+    expect(new ApiError(400, '/x', 'a < b is not allowed').message).toBe('a < b is not allowed')
   })
 
   it('a 422 field named __proto__ is a field like any other, and the error prototype stays', () => {

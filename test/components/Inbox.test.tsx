@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { ar } from '../../src/locales/ar'
+import { de } from '../../src/locales/de'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import { render } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
 import { NotificationItem } from '../../src/components/NotificationItem/NotificationItem'
 import { createInboxClient } from '../../src/api/client'
@@ -370,6 +371,44 @@ describe('Inbox', () => {
     expect(regions[0]!.childNodes).toHaveLength(1)
   })
 
+  it('shows a subscriber the service does not know yet an empty inbox, not an error, until their first notification', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const { client, service, queryClient, user } = renderWithInbox(<Inbox markSeenOnOpen={false} />, {
+        fixture: fixture(),
+        provider: { subscriberId: 'brand-new-user' },
+      })
+      // The service has no such subscriber: every read of the feed is a 404 "Subscriber … not found".
+      const asked = await service.fetch(
+        new Request('http://inbox.test/v1/subscribers/brand-new-user/notifications/feed', {
+          headers: { authorization: `ApiKey ${service.apiKey}` },
+        }),
+      )
+      expect(asked.status).toBe(404)
+      const bell = await screen.findByRole('button', { name: 'Notifications' })
+      await user.click(bell)
+      const dialog = await screen.findByRole('dialog')
+      await within(dialog).findByText('You’re all caught up')
+      expect(within(dialog).queryByRole('alert')).toBeNull()
+      // Nor are there settings to show yet: it says so, with no error.
+      await user.click(within(dialog).getByRole('button', { name: 'Notification settings' }))
+      await within(dialog).findByText('There is nothing to configure yet.')
+      expect(within(dialog).queryByRole('alert')).toBeNull()
+      await user.click(within(dialog).getByRole('button', { name: 'Back to notifications' }))
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('brand-new-user'))).toEqual([
+        'inbox-kit: subscriber "brand-new-user" does not exist on the service yet, so the inbox shows it empty until its first notification; if it should exist, check `subscriberId`.',
+      ])
+      // The first notification makes the subscriber: the inbox shows it.
+      await client.trigger({ name: 'test-workflow', to: 'brand-new-user' })
+      await service.settle()
+      await act(() => queryClient.invalidateQueries())
+      await screen.findByRole('button', { name: 'Notifications, 1 unseen' })
+      await waitFor(() => expect(within(dialog).getAllByRole('article')).toHaveLength(1))
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
   it('brings its own provider when given a subscriberId', async () => {
     const s = setupService(fixture())
     render(
@@ -387,6 +426,33 @@ describe('Inbox', () => {
     expect(root.className).toContain('app-inbox')
     expect(root.getAttribute('data-inbox-theme')).toBe('dark')
     expect(root.contains(bell)).toBe(true)
+  })
+
+  it("inside the app's provider, takes its own theme, strings and locale, and says which other props it ignores", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const { user } = renderWithInbox(
+        <>
+          <Inbox data-testid="own" theme="dark" messages={de} pollInterval={5} markSeenOnOpen={false} />
+          <Inbox data-testid="app" markSeenOnOpen={false} />
+        </>,
+        { fixture: fixture(), provider: { theme: 'light' } },
+      )
+      const own = screen.getByTestId('own')
+      const app = screen.getByTestId('app')
+      expect([own.getAttribute('data-inbox-theme'), app.getAttribute('data-inbox-theme')]).toEqual(['dark', 'light'])
+      await within(own).findByRole('button', { name: 'Benachrichtigungen, 3 ungesehen' })
+      await within(app).findByRole('button', { name: 'Notifications, 3 unseen' })
+      await user.click(within(own).getByRole('button', { name: /^Benachrichtigungen/ }))
+      const dialog = await screen.findByRole('dialog', { name: 'Benachrichtigungen' })
+      expect(dialog.closest('[lang]')?.getAttribute('lang')).toBe('de')
+      await within(dialog).findByRole('tab', { name: /^Ungelesen/ })
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.startsWith('inbox-kit: <Inbox>'))).toEqual([
+        'inbox-kit: <Inbox> without a subscriberId uses the <InboxProvider> around it, which ignores `pollInterval` given to <Inbox>: give them to the provider (or a subscriberId to <Inbox>).',
+      ])
+    } finally {
+      warn.mockRestore()
+    }
   })
 
   it("keeps every part's class and data-part with unstyled, marking the root so the stylesheet leaves it alone", async () => {

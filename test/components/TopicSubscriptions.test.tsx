@@ -14,6 +14,21 @@ const topics = (n: number) =>
 const names = () => screen.queryAllByRole('listitem').map((li) => li.querySelector('.inbox-topics__name')?.textContent)
 
 describe('TopicSubscriptions', () => {
+  it('shows a subscriber the service does not know yet subscribed to nothing, not an error', async () => {
+    const { service } = renderWithInbox(<TopicSubscriptions />, {
+      fixture: topics(3),
+      provider: { subscriberId: 'brand-new-user' },
+    })
+    const asked = await service.fetch(
+      new Request('http://inbox.test/v1/subscribers/brand-new-user/subscriptions', {
+        headers: { authorization: `ApiKey ${service.apiKey}` },
+      }),
+    )
+    expect(asked.status).toBe(404)
+    await screen.findByText('You’re not subscribed to any topics.')
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
   it('pages through the topics with Next and Previous', async () => {
     const { user, container } = renderWithInbox(<TopicSubscriptions limit={4} />, {
       fixture: topics(10),

@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useRef } from 'react'
 import type { ButtonHTMLAttributes, ReactElement, ReactNode } from 'react'
+import { devWarn, isDev } from '../../core/keys'
 import { useCount } from '../../hooks/useCounts'
 import { format, formatCount, plural } from '../../i18n'
 import { BELL, icon } from '../internal/icons'
@@ -42,6 +43,7 @@ export const Bell = forwardRef<HTMLButtonElement, BellProps>(function Bell(
 ): ReactElement {
   const { m, locale, root, c } = useCoreUI('Bell', unstyled)
   const { count, capped, error } = useCount(countKind)
+  useStylesheetCheck()
   const label = formatCount(count, locale, 99, capped)
   // Counts that cannot be read are said so, in the name and an attribute, rather than shown as none.
   const unavailable = !!error
@@ -99,4 +101,23 @@ function TitleCount({ count, label, template }: { count: number; label: string; 
     [],
   )
   return null
+}
+
+/**
+ * In development, a styled inbox on a page without the kit's stylesheet (its tokens unset a moment after mount)
+ * is said so once: the bell is then a bare button, the popover part of the page's flow.
+ */
+function useStylesheetCheck(): void {
+  useEffect(() => {
+    // jsdom applies no stylesheet: tests of an app would hear of it each time.
+    if (!isDev() || /jsdom/.test(navigator.userAgent)) return
+    const timer = setTimeout(() => {
+      const styled = document.querySelector('[data-inbox-root]:not([data-inbox-unstyled])')
+      if (styled && !getComputedStyle(styled).getPropertyValue('--inbox-font-size'))
+        devWarn(
+          "inbox-kit: the kit's stylesheet is not on the page: import 'inbox-kit/styles.css' once in your app, or give the components `unstyled` and style them yourself.",
+        )
+    }, 1000)
+    return () => clearTimeout(timer)
+  }, [])
 }

@@ -2,7 +2,8 @@ import { forwardRef, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes, RefObject } from 'react'
 import type { JsonObject } from '../../api/types'
-import { InboxProvider } from '../../provider/InboxProvider'
+import { InboxLook, InboxProvider } from '../../provider/InboxProvider'
+import { devWarn } from '../../core/keys'
 import type { InboxProviderProps } from '../../provider/InboxProvider'
 import type { BellRenderProps, CountKind } from '../Bell/Bell'
 import type { InboxPanelProps } from './InboxPanel'
@@ -76,11 +77,16 @@ export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject
   for (const key in props)
     (PROVIDER_KEYS.has(key) ? provider : PANEL_KEYS.has(key) ? panel : view)[key] = props[key as keyof typeof props]
   const ui = <InboxView {...(view as unknown as Parameters<typeof InboxView>[0])} />
-  return props.subscriberId === undefined ? (
-    ui
-  ) : (
-    <InboxProvider {...(provider as unknown as InboxProviderProps)}>{ui}</InboxProvider>
-  )
+  if (props.subscriberId !== undefined)
+    return <InboxProvider {...(provider as unknown as InboxProviderProps)}>{ui}</InboxProvider>
+  // Inside the app's provider: its look and language may be this inbox's own; the rest is the provider's.
+  const { theme, messages, locale, ...ignored } = provider as Partial<InboxProviderProps>
+  const extra = Object.keys(ignored).filter((key) => ignored[key as keyof typeof ignored] !== undefined)
+  if (extra.length)
+    devWarn(
+      `inbox-kit: <Inbox> without a subscriberId uses the <InboxProvider> around it, which ignores ${extra.map((k) => `\`${k}\``).join(', ')} given to <Inbox>: give them to the provider (or a subscriberId to <Inbox>).`,
+    )
+  return theme || messages || locale ? <InboxLook {...{ theme, messages, locale }}>{ui}</InboxLook> : ui
 }) as <P extends JsonObject = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
 const PROVIDER_KEYS = new Set<string>([

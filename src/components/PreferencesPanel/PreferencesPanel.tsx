@@ -3,6 +3,7 @@ import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import type { PreferenceChannels, TimeRange, UpdatePreferencesBody, WorkflowPreference } from '../../api/types'
 import { CHANNELS } from '../../api/types'
+import { unknownSubscriber } from '../../core/keys'
 import { prefsOf } from '../../core/prefs'
 import { usePreferences, useUpdatePreferences } from '../../hooks/usePreferences'
 import { LOCK } from '../internal/glyphs'
@@ -105,6 +106,9 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
     </div>
   )
   if (prefs.isLoading) return frame('loading', <Skeleton c={c} label={m.loading} rows={3} lines={2} />)
+  // No notification was ever sent to this subscriber: the service has no settings for them yet.
+  if (!data && unknownSubscriber(prefs.error))
+    return frame('empty', <p {...c('inbox-prefs__hint')}>{m.preferencesEmpty}</p>)
   if (!data)
     return frame(
       'error',
