@@ -43,7 +43,7 @@
  * Still on 2026-11-27, 5.36 kB of CSS (+94 B): an app's global rules for elements stop at the inbox, loaded before
  * the kit's stylesheet or after it (a reset that makes every box border-box, `button { text-transform }`, a forms
  * plugin's rules for checkboxes and time fields), checked in test/components/hostreset.browser.test.ts.
- * Later on 2026-11-27, 32.7 kB later from the sources (+0.2 kB): fixes found by trying the packed kit as a new
+ * Later on 2026-11-27, 32.7 kB later from the sources and 33.0 kB from the tarball (+0.2 kB): fixes found by trying the packed kit as a new
  * user would. A subscriber the service does not know yet sees an empty inbox, no topics and nothing to configure,
  * not an error; development warnings at the first failed read (not the next look), for a missing stylesheet and
  * for props an `<Inbox>` inside a provider ignores; `theme`, `messages` and `locale` of such an `<Inbox>` kept.
@@ -51,7 +51,7 @@
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 32_800,
+  inboxLazy: 33_100,
   css: 5_360,
   hooks: 19_200,
   /** Each locale other than English, imported on demand (1.5 KiB). */
