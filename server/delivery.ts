@@ -159,6 +159,9 @@ function checkRecipient(item: unknown, issues: Issues, path: string): void {
 function checkSubscriberFields(o: Obj, issues: Issues, path: string): void {
   for (const key of SUBSCRIBER_FIELDS)
     if (o[key] != null && typeof o[key] !== 'string') issues.add(`${path}.${key}`, 'must be a string', o[key])
+    // An avatar may be a data: URL; the others are names, addresses and codes.
+    else if (key !== 'avatar' && typeof o[key] === 'string' && o[key].length > 255)
+      issues.add(`${path}.${key}`, `${key} must be at most 255 characters`, `${o[key].slice(0, 32)}…`)
   if (o.data != null) {
     if (!isObject(o.data)) issues.add(`${path}.data`, 'must be an object', o.data)
     else

@@ -218,6 +218,24 @@ describe('POST /v1/events/trigger', () => {
     ])
   })
 
+  it('answers 422 naming a recipient field longer than 255 characters, but takes a long avatar (a data: URL)', async () => {
+    const { call, service } = rawService({ fixture: fixture() })
+    const long = 'x'.repeat(256)
+    const refused = await call('/v1/events/trigger', {
+      body: { name: 'mention', to: [{ subscriberId: 'new-one', email: `${long}@example.com`, lastName: long }] },
+    })
+    expect(refused.status).toBe(422)
+    expect(Object.keys(refused.json.errors).sort()).toEqual(['to[0].email', 'to[0].lastName'])
+    expect(JSON.stringify(refused.json).length).toBeLessThan(2000)
+    expect(service.state.subscriber('new-one')).toBeUndefined()
+    const avatar = `data:image/png;base64,${'A'.repeat(10_000)}`
+    const taken = await call('/v1/events/trigger', {
+      body: { name: 'mention', to: [{ subscriberId: 'new-one', email: 'n@example.com', avatar }] },
+    })
+    expect(taken.json.status).toBe('processed')
+    expect(service.state.subscriber('new-one')?.avatar).toBe(avatar)
+  })
+
   it('answers 422 naming each recipient and actor field of the wrong type, delivering nothing', async () => {
     const { call, service } = rawService({ fixture: fixture() })
     const res = await call('/v1/events/trigger', {
