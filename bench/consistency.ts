@@ -127,7 +127,7 @@ async function measureClicks(browser: Browser, url: string, clicks: number): Pro
             const rows = document.querySelectorAll(
               list === 'kit' ? '[role="tabpanel"] article[data-inbox-item]' : 'article[data-plain-item]',
             )
-            const r = rows[index]!.querySelector('button[aria-label^="Mark as"]')!.getBoundingClientRect()
+            const r = rows[index]!.querySelector('button[title^="Mark as"]')!.getBoundingClientRect()
             return { x: r.left + r.width / 2, y: r.top + r.height / 2 }
           },
           { list, index: i % ROWS_IN_VIEW },

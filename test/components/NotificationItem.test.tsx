@@ -50,7 +50,8 @@ describe('NotificationItem', () => {
   it('shows subject, content, a relative time and the unread and unseen marks', async () => {
     const { setup, items } = await itemsFor([{ subject: 'Build failed', content: 'main is red' }])
     const { container } = renderItem(items[0]!, setup)
-    const article = screen.getByRole('article', { name: 'Build failed' })
+    // Named by its title and, while unread, by saying so.
+    const article = screen.getByRole('article', { name: 'Build failed Unread' })
     expect(article.hasAttribute('data-unread')).toBe(true)
     expect(article.hasAttribute('data-unseen')).toBe(true)
     expect(within(article).getByText('main is red')).toBeTruthy()
@@ -234,7 +235,7 @@ describe('NotificationItem', () => {
       expect(clockSubscriberCount()).toBe(3)
       // Three rows, one interval.
       expect(vi.getTimerCount()).toBe(1)
-      const time = screen.getByRole('article', { name: 'A' }).querySelector('time')!
+      const time = screen.getByRole('article', { name: /^A( Unread)?$/ }).querySelector('time')!
       expect(time.textContent).toBe('now')
       act(() => {
         vi.advanceTimersByTime(5 * 60_000)

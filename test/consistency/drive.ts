@@ -111,7 +111,7 @@ async function clickAt(page: Page, selector: string): Promise<boolean> {
 }
 
 const tabSelector = (name: 'All' | 'Unread') => `[role="tab"][id$="-${name.toLowerCase()}"]`
-const MARK_ALL = 'button[aria-label="Mark all as read"]'
+const MARK_ALL = 'button[title="Mark all as read"]'
 
 /** Opens the page for one seed and waits for the first rows. */
 export async function openSeed(browser: Browser, url: string, o: SeedOptions): Promise<Page> {
@@ -186,9 +186,7 @@ async function drive(page: Page, o: SeedOptions): Promise<SeedReport> {
       continue
     }
     const id = ids[Math.floor(draw() * ids.length)]!
-    if (
-      await clickAt(page, `[role="tabpanel"] article[data-inbox-item][data-id="${id}"] button[aria-label^="Mark as"]`)
-    )
+    if (await clickAt(page, `[role="tabpanel"] article[data-inbox-item][data-id="${id}"] button[title^="Mark as"]`))
       actions.push(`toggle ${id.slice(-4)}`)
   }
   await settle(page)

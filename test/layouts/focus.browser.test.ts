@@ -45,7 +45,7 @@ const faults = (page: Page, rule: object | null) =>
 const describeFocus = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement
-    return `${el?.tagName} ${el?.getAttribute('aria-label') ?? el?.textContent?.slice(0, 40) ?? ''}`
+    return `${el?.tagName} ${el?.getAttribute('aria-label') ?? el?.getAttribute('title') ?? el?.textContent?.slice(0, 40) ?? ''}`
   })
 
 /** Waits until `target` has focus; fails naming what has it instead (the body, when it fell). */

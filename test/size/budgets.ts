@@ -47,12 +47,13 @@
  * user would. A subscriber the service does not know yet sees an empty inbox, no topics and nothing to configure,
  * not an error; development warnings at the first failed read (not the next look), for a missing stylesheet and
  * for props an `<Inbox>` inside a provider ignores; `theme`, `messages` and `locale` of such an `<Inbox>` kept.
+ * Then 5.37 kB of CSS (+6 B): a row's read/unread button shows the focus ring over its own frame.
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
   inboxLazy: 33_100,
-  css: 5_360,
+  css: 5_370,
   hooks: 19_200,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,

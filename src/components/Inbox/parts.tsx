@@ -269,8 +269,8 @@ export const InboxClose = /* @__PURE__ */ forwardRef<HTMLButtonElement, ButtonHT
         ref={ref}
         type="button"
         {...c('inbox-icon-button', className)}
-        aria-label={children ? undefined : m.close}
-        title={m.close}
+        // Named by its title while it is an icon (a label beside it would be said again as the description).
+        title={children ? undefined : m.close}
         onClick={compose(onClick, () => ctx.close(true))}
         {...rest}
       >

@@ -162,8 +162,10 @@ export const NotificationItem = /* @__PURE__ */ memo(
         data-pending={pending ? '' : undefined}
         data-failed={failure ? '' : undefined}
         data-status={item.status}
-        aria-labelledby={render ? undefined : titleId}
+        // Its title, then "Unread" while it is: said as the feed's keys move to it, and again as `r` toggles it.
+        aria-labelledby={render ? undefined : read ? titleId : `${titleId} ${id}-unread`}
         aria-describedby={body && !render ? bodyId : undefined}
+        aria-keyshortcuts="r"
         onClick={handleClick}
         onKeyDown={handleKeyDown}
         {...rest}
@@ -200,7 +202,9 @@ export const NotificationItem = /* @__PURE__ */ memo(
                 <ItemTime at={item.createdAt} now={now} locale={locale} c={c} />
                 {!read && (
                   <span {...c('inbox-item__dot')}>
-                    <span style={visuallyHidden}>{m.unread}</span>
+                    <span id={`${id}-unread`} style={visuallyHidden}>
+                      {m.unread}
+                    </span>
                   </span>
                 )}
               </div>
@@ -229,7 +233,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
                 icon(read ? ENVELOPE : ENVELOPE_OPEN, { width: 16, height: 16 }, read && DOT),
                 () => void toggleRead(),
                 // Named with the item's title ("Mark as read Deploy finished"): one of many alike in a list of buttons.
-                { id: `${id}-toggle`, 'aria-labelledby': `${id}-toggle ${titleId}` },
+                { id: `${id}-toggle`, 'aria-label': toggleLabel, 'aria-labelledby': `${id}-toggle ${titleId}` },
               )}
             </div>
           </>

@@ -50,7 +50,8 @@ export function iconButton(
   props?: ButtonHTMLAttributes<HTMLButtonElement> & { ref?: Ref<HTMLButtonElement> },
 ): ReactElement {
   return (
-    <button type="button" {...c('inbox-icon-button')} aria-label={label} title={label} onClick={onClick} {...props}>
+    // Named by its title alone: an aria-label beside it would have the name said again as the description.
+    <button type="button" {...c('inbox-icon-button')} title={label} onClick={onClick} {...props}>
       {glyph}
     </button>
   )
