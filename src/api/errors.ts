@@ -9,6 +9,8 @@ export type FieldErrors = Record<string, string[]>
  */
 export class InboxError extends Error {
   override name = 'InboxError'
+  // Not shaped like any Error: `isInboxError` leaves the others, in its `else`, as what they were.
+  declare private readonly inboxError: true
 }
 
 /** The service answered with a status outside 2xx; `message` is the service's own. */

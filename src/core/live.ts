@@ -13,7 +13,14 @@
  * Loaded on demand by the provider after its first render; the election's fallback and the stream reader
  * are modules of their own, loaded only where they are used.
  */
-import { focusManager, hashKey, onlineManager, QueryObserver, type Query } from '@tanstack/react-query'
+import {
+  focusManager,
+  hashKey,
+  isCancelledError,
+  onlineManager,
+  QueryObserver,
+  type Query,
+} from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
 import { countQueryOptions, devWarn, inboxKeys, unknownSubscriber, type CountData } from './keys'
@@ -324,7 +331,9 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   // hooks' reads, which go through a back office of the app's own.
   const refused = ({ queryKey: [root, of, admin], state: { error } }: Query) => {
     // A subscriber the service does not know yet has settings once notified (the feed's read says so).
+    // Nor a read the kit itself called off (a look taken over by Try again): nothing failed.
     if (!error || root !== 'inbox' || of !== subscriberId || admin === 'admin' || unknownSubscriber(error)) return
+    if (isCancelledError(error)) return
     // In development, what went wrong is said at the first read that fails, not at the next look.
     warn(error)
     if (troubleKind(error) === 'signedOut') (signedOut(error, true), plan())

@@ -217,11 +217,12 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
         client,
         queryClient,
         subscriberId,
+        // As Try again: never rejects; a failure is told in the hooks' `error`.
         refresh: () =>
-          sync
-            .ledger()
-            .then((l) => l.refresh(true))
-            .then(() => {}),
+          sync.ledger().then(
+            (l) => l.retry(),
+            () => {},
+          ),
         locale,
         theme,
       },

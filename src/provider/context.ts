@@ -16,7 +16,10 @@ export interface InboxContextValue {
   queryClient: QueryClient
   /** Whose inbox this is. */
   subscriberId: string
-  /** Looks for news now (the counts, then the lists if they changed); resolves when done. */
+  /**
+   * Looks for news now, as Try again does: the counts, every list in the cache and any read that failed. Resolves
+   * when done and never rejects: a failure is told in the hooks' `error`.
+   */
   refresh: () => Promise<void>
   /** The provider's locale of dates and numbers. */
   locale: string

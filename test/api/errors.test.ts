@@ -195,6 +195,12 @@ describe('errors are values a UI can show', () => {
     expect(new ApiError(400, '/x', 'a < b is not allowed').message).toBe('a < b is not allowed')
   })
 
+  it('isInboxError tells the kit’s errors from others, leaving the others as they were in its else branch', () => {
+    const errors: Error[] = [new Error('plain'), new ApiError(404, '/x', { message: 'gone' })]
+    const seen = errors.map((e) => (isInboxError(e) ? `kit: ${e.name}` : `other: ${e.message}`))
+    expect(seen).toEqual(['other: plain', 'kit: ApiError'])
+  })
+
   it('a 422 field named __proto__ is a field like any other, and the error prototype stays', () => {
     const body = JSON.parse('{"message":"bad","errors":{"__proto__":{"messages":["no"]},"limit":{"messages":["x"]}}}')
     const error = new ApiError(422, '/x', body)

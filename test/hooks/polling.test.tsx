@@ -56,6 +56,23 @@ describe('polling, in React', () => {
   })
 })
 
+describe("the provider's refresh", () => {
+  it('never rejects: a service that fails is told in the hooks’ error, and cleared by the next refresh that works', async () => {
+    const h = setup({ fixture: feedFixture(6, (i) => ({ read: i >= 2 })) })
+    const { result } = renderCounted(h)
+    await waitFor(() => expect(result.current.counts.unread).toBe(2))
+    await settled(h.queryClient)
+    const remove = h.started.service.faults.add({ method: 'GET', path: /notifications\/feed$/, status: 503 })
+    await act(() => expect(result.current.ctx.refresh()).resolves.toBeUndefined())
+    await waitFor(() => expect(result.current.counts.error).toMatchObject({ status: 503 }))
+    remove()
+    expect((await h.client.trigger({ name: 'test-workflow', to: 'user-1' })).status).toBe('processed')
+    await act(() => result.current.ctx.refresh())
+    await waitFor(() => expect(result.current.counts.error).toBeNull())
+    expect(result.current.counts.unread).toBe(3)
+  })
+})
+
 describe('a notification during a look', () => {
   it('that comes between the counts and the lists is not shown beside counts that predate it', async () => {
     // The service's answer to the next unread count is held back until a notification has been sent: the
