@@ -14,7 +14,10 @@ export interface UseMarkAsResult {
   markAs: (args: { ids: string | readonly string[]; markAs: MarkAs }) => Promise<void>
   /** Changes of this hook on their way. */
   isPending: boolean
-  /** Why a change of this hook failed since the latest one was made (cleared when the next is made). */
+  /**
+   * Why a change of this hook failed since the latest one was made; cleared when the next is made, and once no
+   * item of it is failed any more (the service was found to hold it after all, or its failure was dismissed).
+   */
   error: Error | null
   /** Clears `error`. */
   reset: () => void
@@ -32,18 +35,28 @@ export interface UseMarkAsResult {
  */
 export function useMarkAs(): UseMarkAsResult {
   const { sync } = useInboxScope('useMarkAs')
-  const [state, setState] = useState({ pending: 0, error: null as Error | null })
+  const [state, setState] = useState({ pending: 0, error: null as Error | null, ids: null as readonly string[] | null })
+  const failures = useStore(sync.store, (s) => s.failures)
   const markAs = useCallback<UseMarkAsResult['markAs']>(
     async ({ ids, markAs }) => {
       // A new change clears the last one's failure, as a new "mark all" or preference update does theirs.
-      setState((s) => ({ pending: s.pending + 1, error: null }))
-      const error = await withLedger(sync, (l) => l.markAs(ids, markAs)).catch((e: Error) => e)
-      setState((s) => ({ pending: s.pending - 1, error: error ?? s.error }))
+      setState((s) => ({ pending: s.pending + 1, error: null, ids: null }))
+      // The ledger resolves with a write's failure; it rejects only when its code could not be fetched.
+      const error = await withLedger(sync, (l) => l.markAs(ids, markAs)).then(
+        (e) => e ?? null,
+        (e: Error) => e,
+      )
+      // The items whose failure the ledger keeps; none when its code could not be fetched.
+      const { failures } = sync.store.getState()
+      const kept = error && (typeof ids === 'string' ? [ids] : ids).filter((id) => failures.has(id))
+      setState((s) => (error ? { pending: s.pending - 1, error, ids: kept || null } : { ...s, pending: s.pending - 1 }))
     },
     [sync],
   )
   const reset = useCallback(() => setState((s) => ({ ...s, error: null })), [])
-  return { markAs, isPending: state.pending > 0, error: state.error, reset }
+  // Told while an item of it is still failed; a failure the ledger did not keep stays until the next change.
+  const told = !state.ids?.length || state.ids.some((id) => failures.has(id))
+  return { markAs, isPending: state.pending > 0, error: told ? state.error : null, reset }
 }
 
 /** What {@link useMarkAll} returns. */

@@ -159,4 +159,34 @@ describe('error states of the writes', () => {
     expect(result.current.marks.error).toBeNull()
     expect(result.current.all.error).toBeNull()
   })
+
+  it('useMarkAs clears its error once the service is found to hold the change after all', async () => {
+    // Every mark reaches the service; no answer comes back.
+    const h = setup({ fixture: fixture() })
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await h.started.fetch(input, init)
+      if (String(input).endsWith('/messages/mark-as')) throw new TypeError('Failed to fetch')
+      return response
+    }) as typeof globalThis.fetch
+    const lost = setup({ sameServiceAs: h, client: { fetch } })
+    const told: (Error | null)[] = []
+    const { result } = renderHook(
+      () => {
+        const value = { feed: useFeed(), marks: useMarkAs() }
+        told.push(value.marks.error)
+        return value
+      },
+      { wrapper: lost.wrapper },
+    )
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(3))
+    const [a] = result.current.feed.items
+    await act(() => result.current.marks.markAs({ ids: a!._id, markAs: 'read' }))
+    // Told as failed (the answer never came), until…
+    expect(told.some((e) => e instanceof NetworkError)).toBe(true)
+    // …the read owed after a write of unknown outcome finds it applied.
+    await waitFor(() => expect(result.current.feed.items.find((i) => i._id === a!._id)?.read).toBe(true), {
+      timeout: 5000,
+    })
+    expect(result.current.marks.error).toBeNull()
+  })
 })
