@@ -104,9 +104,17 @@ describe('Feed', () => {
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('Notifications couldn’t be loaded')
     await expectAccessible(container)
-    service.faults.clear()
+    // Still failing: focus goes from the Try again that went to the one that came.
     await user.click(within(alert).getByRole('button', { name: 'Try again' }))
+    await waitFor(() => {
+      const again = screen.getByRole('button', { name: 'Try again' })
+      expect(document.activeElement).toBe(again)
+    })
+    service.faults.clear()
+    await user.click(screen.getByRole('button', { name: 'Try again' }))
     await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1']))
+    // Recovered: focus on the first item the list brought, not on the list's frame.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getAllByRole('article')[0]))
   })
 
   it('threads items by a payload value that is an object: equal values form one thread, others apart', async () => {

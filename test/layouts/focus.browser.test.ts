@@ -172,6 +172,21 @@ describe('a control that has done its work and goes', { timeout: 45_000 }, () =>
     await page.close()
   })
 
+  it("the error state's Try again: to the Try again that comes while it fails, then to the first item it brought", async () => {
+    const page = await open()
+    // The Unread list's first read fails: its error state, with no item.
+    await faults(page, { path: /\/feed$/, status: 500 })
+    await page.getByRole('tab', { name: /^Unread/ }).click()
+    const again = page.getByRole('tabpanel').getByRole('button', { name: 'Try again' })
+    await again.focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByRole('tabpanel').locator('[data-state="loading"]').count()).toBe(0)
+    await expectFocus(page, again)
+    await faults(page, null)
+    await pressGone(page, again, page.getByRole('tabpanel').locator('article').first())
+    await page.close()
+  })
+
   it("the trouble banner's Try now, once the service answers again: to the list's item in the tab order", async () => {
     // Looks every 300 ms, and the service answers 503 to everything.
     const page = await open('?poll=300')

@@ -297,8 +297,19 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   // An item moved to by key stays whole in view for a second while the rows on the way are measured (their
   // heights were estimated when the scroll to it was worked out): checked after each render, before paint.
   const keep = useRef<{ id: string; until: number } | null>(null)
+  /** Focus was on the error state's Try again, kept by the list meanwhile: to the first item, or Try again anew. */
+  const afterRetry = useRef(false)
   useLayoutEffect(() => {
     if (pendingFocus.current !== null && focusRendered(pendingFocus.current)) pendingFocus.current = null
+    if (afterRetry.current && !isLoading && scrollElement) {
+      const doc = scrollElement.ownerDocument
+      if (doc.activeElement !== scrollElement) afterRetry.current = false
+      else if (listed[0] ? focusRendered(listed[0]._id) : !error) afterRetry.current = false
+      else {
+        const again = scrollElement.parentElement?.querySelector<HTMLElement>('.inbox-state[data-state="error"] button')
+        if (again) (again.focus(), (afterRetry.current = false))
+      }
+    }
     const k = keep.current
     if (!k || !scrollElement) return
     if (performance.now() > k.until) return void (keep.current = null)
@@ -334,6 +345,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
   useFocusKeeper(scrollElement?.parentElement, (path) => {
     const was = (selector: string) => path.some((el) => el.matches(selector))
     if (was('[data-inbox-item]')) return null
+    if (was('.inbox-state[data-state="error"]')) return ((afterRetry.current = true), scrollElement)
     const { listed: list, listedAt } = shownRef.current
     const active = activeRef.current
     const item = was('[data-part="feed-new"]')
