@@ -48,13 +48,17 @@
  * not an error; development warnings at the first failed read (not the next look), for a missing stylesheet and
  * for props an `<Inbox>` inside a provider ignores; `theme`, `messages` and `locale` of such an `<Inbox>` kept.
  * Then 5.37 kB of CSS (+6 B): a row's read/unread button shows the focus ring over its own frame.
+ * With the fixes of the accessibility and headless trials (a row named with its unread state, focus after the
+ * error state's Try again, `useMarkAs` clearing its error once the write is found held, the provider's refresh
+ * that never rejects), from the packed tarball 33.1 kB later and the hooks' first chunk 19.3 kB (the reads of
+ * the feed that take a subscriber not known yet as an empty inbox, and the development warnings, are in it).
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 33_100,
+  inboxLazy: 33_400,
   css: 5_370,
-  hooks: 19_200,
+  hooks: 19_400,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,
 }
