@@ -44,22 +44,14 @@ export interface QueryDeps {
 }
 
 /**
- * Warns in development only, each message once: bundlers write the mode in for `process.env.NODE_ENV`; unbundled,
- * there is no `process`.
+ * Warns once per message. Callers call it only under `process.env.NODE_ENV !== 'production'`, inside a `try` (see
+ * `readFeed`): bundlers write the mode in, so that a production build drops the call and its message; unbundled,
+ * there is no `process`, and no warning.
  */
 export function devWarn(message: string): void {
-  if (!isDev() || said.has(message)) return
+  if (said.has(message)) return
   said.add(message)
   console.warn(message)
-}
-
-/** Whether the app was bundled for development. */
-export function isDev(): boolean {
-  try {
-    return process.env.NODE_ENV !== 'production'
-  } catch {
-    return false
-  }
 }
 const said = new Set<string>()
 
@@ -75,9 +67,14 @@ export const unknownSubscriber = (error: unknown): boolean =>
 export function readFeed(deps: QueryDeps, params: FeedParams, opts?: RequestOptions): Promise<FeedPage> {
   return deps.client.getFeed(deps.subscriberId, params, opts).catch((error: Error) => {
     if (!unknownSubscriber(error)) throw error
-    devWarn(
-      `inbox-kit: subscriber "${deps.subscriberId}" does not exist on the service yet, so the inbox shows it empty until its first notification; if it should exist, check \`subscriberId\`.`,
-    )
+    try {
+      if (process.env.NODE_ENV !== 'production')
+        devWarn(
+          `inbox-kit: subscriber "${deps.subscriberId}" does not exist on the service yet, so the inbox shows it empty until its first notification; if it should exist, check \`subscriberId\`.`,
+        )
+    } catch {
+      // Unbundled: no development warnings.
+    }
     return { data: [], hasMore: false, page: params.page ?? 0, pageSize: params.limit ?? 10, totalCount: 0 }
   })
 }

@@ -235,6 +235,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   /** In development, one warning per distinct failure, naming the request and the likely fix. */
   function warn(error: Error) {
+    // Bundlers write the mode in for `process.env.NODE_ENV`; a browser has no `process` to read it from.
+    try {
+      if (process.env.NODE_ENV === 'production') return
+    } catch {
+      return // Unbundled: no development warnings.
+    }
     const status = (error as ApiError).status
     const key = `${error.name}${status}`
     if (warned.has(key)) return

@@ -1,6 +1,6 @@
 import { forwardRef, useEffect, useRef } from 'react'
 import type { ButtonHTMLAttributes, ReactElement, ReactNode } from 'react'
-import { devWarn, isDev } from '../../core/keys'
+import { devWarn } from '../../core/keys'
 import { useCount } from '../../hooks/useCounts'
 import { format, formatCount, plural } from '../../i18n'
 import { BELL, icon } from '../internal/icons'
@@ -109,15 +109,20 @@ function TitleCount({ count, label, template }: { count: number; label: string; 
  */
 function useStylesheetCheck(): void {
   useEffect(() => {
-    // jsdom applies no stylesheet: tests of an app would hear of it each time.
-    if (!isDev() || /jsdom/.test(navigator.userAgent)) return
-    const timer = setTimeout(() => {
-      const styled = document.querySelector('[data-inbox-root]:not([data-inbox-unstyled])')
-      if (styled && !getComputedStyle(styled).getPropertyValue('--inbox-font-size'))
-        devWarn(
-          "inbox-kit: the kit's stylesheet is not on the page: import 'inbox-kit/styles.css' once in your app, or give the components `unstyled` and style them yourself.",
-        )
-    }, 1000)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    try {
+      // jsdom applies no stylesheet: tests of an app would hear of it each time.
+      if (process.env.NODE_ENV !== 'production' && !/jsdom/.test(navigator.userAgent))
+        timer = setTimeout(() => {
+          const styled = document.querySelector('[data-inbox-root]:not([data-inbox-unstyled])')
+          if (styled && !getComputedStyle(styled).getPropertyValue('--inbox-font-size'))
+            devWarn(
+              "inbox-kit: the kit's stylesheet is not on the page: import 'inbox-kit/styles.css' once in your app, or give the components `unstyled` and style them yourself.",
+            )
+        }, 1000)
+    } catch {
+      // Unbundled: no development warnings.
+    }
     return () => clearTimeout(timer)
   }, [])
 }

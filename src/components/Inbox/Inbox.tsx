@@ -81,11 +81,15 @@ export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject
     return <InboxProvider {...(provider as unknown as InboxProviderProps)}>{ui}</InboxProvider>
   // Inside the app's provider: its look and language may be this inbox's own; the rest is the provider's.
   const { theme, messages, locale, ...ignored } = provider as Partial<InboxProviderProps>
-  const extra = Object.keys(ignored).filter((key) => ignored[key as keyof typeof ignored] !== undefined)
-  if (extra.length)
-    devWarn(
-      `inbox-kit: <Inbox> without a subscriberId uses the <InboxProvider> around it, which ignores ${extra.map((k) => `\`${k}\``).join(', ')} given to <Inbox>: give them to the provider (or a subscriberId to <Inbox>).`,
-    )
+  try {
+    const extra = Object.keys(ignored).filter((key) => ignored[key as keyof typeof ignored] !== undefined)
+    if (process.env.NODE_ENV !== 'production' && extra.length)
+      devWarn(
+        `inbox-kit: <Inbox> without a subscriberId uses the <InboxProvider> around it, which ignores ${extra.map((k) => `\`${k}\``).join(', ')} given to <Inbox>: give them to the provider (or a subscriberId to <Inbox>).`,
+      )
+  } catch {
+    // Unbundled: no development warnings.
+  }
   return theme || messages || locale ? <InboxLook {...{ theme, messages, locale }}>{ui}</InboxLook> : ui
 }) as <P extends JsonObject = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
