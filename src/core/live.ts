@@ -336,10 +336,10 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   // mount included: the app hears of it then, not at the next look (never with `pollInterval: 0`). Not the admin
   // hooks' reads, which go through a back office of the app's own.
   const refused = ({ queryKey: [root, of, admin], state: { error } }: Query) => {
-    // A subscriber the service does not know yet has settings once notified (the feed's read says so).
-    // Nor a read the kit itself called off (a look taken over by Try again): nothing failed.
-    if (!error || root !== 'inbox' || of !== subscriberId || admin === 'admin' || unknownSubscriber(error)) return
-    if (isCancelledError(error)) return
+    if (!error || root !== 'inbox' || of !== subscriberId || admin === 'admin') return
+    // Not a subscriber the service does not know yet (the feed's read says so), nor a read the kit itself called
+    // off (a look taken over by Try again): nothing failed.
+    if (unknownSubscriber(error) || isCancelledError(error)) return
     // In development, what went wrong is said at the first read that fails, not at the next look.
     warn(error)
     if (troubleKind(error) === 'signedOut') (signedOut(error, true), plan())

@@ -2,8 +2,8 @@ import { forwardRef, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes, RefObject } from 'react'
 import type { JsonObject } from '../../api/types'
-import { InboxLook, InboxProvider } from '../../provider/InboxProvider'
 import { devWarn } from '../../core/keys'
+import { InboxLook, InboxProvider } from '../../provider/InboxProvider'
 import type { InboxProviderProps } from '../../provider/InboxProvider'
 import type { BellRenderProps, CountKind } from '../Bell/Bell'
 import type { InboxPanelProps } from './InboxPanel'
@@ -82,11 +82,14 @@ export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject
   // Inside the app's provider: its look and language may be this inbox's own; the rest is the provider's.
   const { theme, messages, locale, ...ignored } = provider as Partial<InboxProviderProps>
   try {
-    const extra = Object.keys(ignored).filter((key) => ignored[key as keyof typeof ignored] !== undefined)
-    if (process.env.NODE_ENV !== 'production' && extra.length)
-      devWarn(
-        `inbox-kit: <Inbox> without a subscriberId uses the <InboxProvider> around it, which ignores ${extra.map((k) => `\`${k}\``).join(', ')} given to <Inbox>: give them to the provider (or a subscriberId to <Inbox>).`,
-      )
+    // Checked in development only: a production build drops the check with its message.
+    if (process.env.NODE_ENV !== 'production') {
+      const extra = Object.keys(ignored).filter((key) => ignored[key as keyof typeof ignored] !== undefined)
+      if (extra.length)
+        devWarn(
+          `inbox-kit: <Inbox> without a subscriberId uses the <InboxProvider> around it, which ignores ${extra.map((k) => `\`${k}\``).join(', ')} given to <Inbox>: give them to the provider (or a subscriberId to <Inbox>).`,
+        )
+    }
   } catch {
     // Unbundled: no development warnings.
   }
