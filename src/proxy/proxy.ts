@@ -686,6 +686,9 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       headers.set('idempotency-key', await scopedIdempotencyKey(subscriberId, idempotencyKey))
     headers.set('authorization', `ApiKey ${options.apiKey}`)
 
+    // A browser that gave up while the proxy authenticated it or read its body: nothing to relay, and a write
+    // relayed now would hold its key at the service while the browser's retry of it comes.
+    if (request.signal.aborted) return errorResponse(502, path, 'Could not reach the notification service.')
     const controller = new AbortController()
     let timedOut = false
     const timer = setTimeout(() => {

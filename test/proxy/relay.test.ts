@@ -81,6 +81,21 @@ describe('createInboxProxy: idempotency keys per subscriber', () => {
     expect(forwarded).toHaveLength(0)
     expect(digest(service)).toBe(before)
   })
+  it('does not relay a write the browser gave up on before the relay began: its key is not left held at the service', async () => {
+    const { call, service, forwarded } = startProxy()
+    const id = service.state.messages('user-1')[0]!._id
+    const browser = new AbortController()
+    // Aborted while the proxy verifies the token: before it has anything of its own to abort.
+    const answering = call('user-1', MARK('user-1'), { ...markAs(id, 'late-1'), signal: browser.signal })
+    browser.abort()
+    expect((await answering).status).toBe(502)
+    expect(forwarded).toEqual([])
+    expect(service.state.messages('user-1')[0]!.read).toBe(false)
+    // The browser's retry with the same key is applied, not told that the first is still in progress.
+    const retry = await call('user-1', MARK('user-1'), markAs(id, 'late-1'))
+    expect([retry.status, retry.headers.get('idempotency-replay')]).toEqual([201, null])
+    expect(service.state.messages('user-1')[0]!.read).toBe(true)
+  })
 })
 
 /**
