@@ -36,11 +36,14 @@ button { border-radius: 0; }
 button, input, select, textarea { margin: 0; font-family: inherit; font-size: inherit; line-height: inherit; }
 img, svg { vertical-align: middle; }`
 
-/** Each drawn element of the inbox, open on `view`: its box from the inbox's corner and what the rules could change. */
-async function drawn(css: string, late: boolean, view: 'feed' | 'settings', portal = false) {
+/**
+ * Opens the inbox on `view` and returns what draws it under given rules: each drawn element, its box from the
+ * inbox's corner and what the rules could change. The rules change in place, in the one page (a page for each
+ * would load the kit 17 times): set as the host's stylesheet, which sits before the kit's or, `late`, after it.
+ */
+async function opened(view: 'feed' | 'settings', portal = false) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } })
-  const flags = { schedule: '', ...(late ? { late: '' } : {}), ...(portal ? { portal: '' } : {}) }
-  await page.goto(`${url}/?${new URLSearchParams({ css, ...flags })}`)
+  await page.goto(`${url}/?${new URLSearchParams({ schedule: '', ...(portal ? { portal: '' } : {}) })}`)
   await page.locator('.inbox-bell[data-count]').waitFor()
   await page.locator('.inbox-bell').click()
   await page.locator('.inbox-item').first().waitFor()
@@ -61,33 +64,49 @@ async function drawn(css: string, late: boolean, view: 'feed' | 'settings', port
         return `${el.getAttribute('class')?.split(' ')[0] ?? el.tagName}: ${box} ${props.map((p) => style.getPropertyValue(p)).join(' | ')}`
       }).filter(Boolean)
     })
-  // Once the rows are measured and the popover placed: the same twice in a row.
-  let boxes = await measure()
-  for (let last: string[] = []; JSON.stringify(boxes) !== JSON.stringify(last);) {
-    last = boxes
-    await page.waitForTimeout(150)
-    boxes = await measure()
+  const drawn = async (css: string, late = false) => {
+    await page.evaluate(
+      ({ css, late }) => {
+        const host = document.getElementById('host')!
+        host.textContent = css
+        // Before every stylesheet of the page (the kit's among them), or after them all.
+        if (late) document.body.append(host)
+        else document.head.prepend(host)
+      },
+      { css, late },
+    )
+    // Once the rows are measured again and the popover placed: the same twice in a row.
+    let boxes = await measure()
+    for (let last: string[] = []; JSON.stringify(boxes) !== JSON.stringify(last);) {
+      last = boxes
+      await page.waitForTimeout(150)
+      boxes = await measure()
+    }
+    return boxes
   }
-  await page.close()
-  return boxes
+  return { drawn, close: () => page.close() }
 }
 
 describe("an app's global rules for elements", () => {
   for (const view of ['feed', 'settings'] as const)
     it(`leave the ${view === 'feed' ? 'feed (in place and in a portal)' : 'settings view'} as drawn without them, loaded before the kit's stylesheet or after it`, async () => {
-      const plain = await drawn('', false, view)
+      const inbox = await opened(view)
+      const plain = await inbox.drawn('')
       expect(plain.length).toBeGreaterThan(view === 'feed' ? 40 : 20)
       if (view === 'settings') expect(plain.join()).toMatch(/inbox-input.*inbox-input/)
       for (const late of [false, true]) {
-        expect(await drawn(RESET, late, view)).toEqual(plain)
-        expect(await drawn(ELEMENTS, late, view)).toEqual(plain)
-        expect(await drawn(REBOOT, late, view)).toEqual(plain)
+        expect(await inbox.drawn(RESET, late)).toEqual(plain)
+        expect(await inbox.drawn(ELEMENTS, late)).toEqual(plain)
+        expect(await inbox.drawn(REBOOT, late)).toEqual(plain)
       }
+      await inbox.close()
       // The popover in a portal at the end of the body (its own root there), under the rules loaded last.
       if (view === 'feed') {
-        const portal = await drawn('', false, view, true)
+        const inPortal = await opened(view, true)
+        const portal = await inPortal.drawn('')
         expect(portal.length).toBeGreaterThan(40)
-        for (const css of [RESET, ELEMENTS]) expect(await drawn(css, true, view, true)).toEqual(portal)
+        for (const css of [RESET, ELEMENTS]) expect(await inPortal.drawn(css, true)).toEqual(portal)
+        await inPortal.close()
       }
     })
 })
