@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
 import { reactExternal, reactOnce } from './scripts/reactOnce.ts'
+import { LongestFirst } from './test/support/sequencer.ts'
 
 /** Every locale is an entry of its own (`inbox-kit/locales/<code>`), so an app ships only those it imports. */
 const LOCALES = ['en', 'de', 'fr', 'es', 'ja', 'ar']
@@ -70,5 +71,6 @@ export default defineConfig({
     // At least two files at once. Vitest's default on two cores is one, but most of a file's time here is spent
     // waiting (on Chromium, a server, a timer), not computing: two at once take `npm test` from 9 to 6 minutes.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirst },
   },
 })
