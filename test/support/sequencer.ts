@@ -8,9 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  */
 const SECONDS: Record<string, number> = {
   'test/e2e/demo.test.ts': 65,
+  'test/faults/kit-faults.test.tsx': 55,
   'test/components/host.browser.test.ts': 54,
-  'test/components/hostreset.browser.test.ts': 53,
-  'test/faults/kit-faults.test.tsx': 45,
   'test/security/untrusted.test.ts': 44,
   'test/stories/stories.test.ts': 43,
   'test/components/visual.browser.test.ts': 41,
@@ -23,6 +22,7 @@ const SECONDS: Record<string, number> = {
   'test/components/Inbox.test.tsx': 13,
   'test/push/kit.test.ts': 13,
   'test/live/devWarning.test.ts': 11,
+  'test/components/hostreset.browser.test.ts': 10,
   'test/faults/service-input.test.ts': 10,
   'test/components/Feed.test.tsx': 7,
   'test/proxy/fuzz.test.ts': 7,
