@@ -49,23 +49,34 @@ describe('the text size token', () => {
   type Sizes = Map<string, number[]>
   /**
    * The font sizes (px) of each part of the inbox that holds text (or is a text field), part → the sizes found,
-   * with the feed open and then in the settings. Elements without a part of their own go by tag name.
+   * with the feed open and then in the settings (elements without a part of their own go by tag name), and the parts
+   * whose text is taller than their box.
    */
-  async function sizes(css: string): Promise<{ feed: Sizes; settings: Sizes }> {
+  async function sizes(css: string): Promise<{ feed: Sizes; settings: Sizes; clipped: string[] }> {
     const page = await open(BAR + css)
+    const clipped: string[] = []
     const read = async () => {
-      const found = await page.evaluate(() =>
-        Array.from(document.querySelectorAll('[data-inbox-root], [data-inbox-root] *'))
-          .filter(
-            (el) =>
-              el.matches('input:not([type=checkbox])') ||
-              Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()),
-          )
-          .map((el) => [
-            el.getAttribute('data-part') ?? el.tagName.toLowerCase(),
-            parseFloat(getComputedStyle(el).fontSize),
-          ]),
-      )
+      const [found, over] = await page.evaluate(() => {
+        const texts = Array.from(document.querySelectorAll('[data-inbox-root], [data-inbox-root] *')).filter(
+          (el) =>
+            el.matches('input:not([type=checkbox])') ||
+            Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim()),
+        )
+        const part = (el: Element) => el.getAttribute('data-part') ?? el.tagName.toLowerCase()
+        return [
+          texts.map((el) => [part(el), parseFloat(getComputedStyle(el).fontSize)]),
+          // A text taller than its box: cut off, or drawn over what is below it. Not one cut off on purpose: a
+          // body clamped to its lines, a screen reader's text hidden in a 1 px box.
+          texts
+            .filter((el) => {
+              const style = getComputedStyle(el)
+              const meant = style.webkitLineClamp !== 'none' || el.clientWidth <= 1 || el.matches('input')
+              return !meant && el.scrollHeight > el.clientHeight + 1
+            })
+            .map(part),
+        ] as const
+      })
+      clipped.push(...over)
       const parts: Sizes = new Map()
       for (const [part, size] of found as [string, number][]) {
         const seen = parts.get(part) ?? []
@@ -84,7 +95,7 @@ describe('the text size token', () => {
     await page.locator('.inbox-prefs__workflow-name').first().waitFor()
     const settings = await read()
     await page.close()
-    return { feed, settings }
+    return { feed, settings, clipped }
   }
   let defaults: ReturnType<typeof sizes> | undefined
 
@@ -105,7 +116,7 @@ describe('the text size token', () => {
     })
   })
 
-  it.each([16, 12])('at %i px scales every text of the bell, the feed and the settings from 14 px', async (px) => {
+  it.each([28, 12])('at %i px scales every text of the bell, the feed and the settings from 14 px', async (px) => {
     const base = await (defaults ??= sizes(''))
     const scaled = await sizes(`[data-inbox-root] { --inbox-font-size: ${px}px; }`)
     for (const [view, named] of [
@@ -121,6 +132,9 @@ describe('the text size token', () => {
       })
       expect(off, view).toEqual([])
     }
+    // Every box grows with its text.
+    expect(base.clipped).toEqual([])
+    expect(scaled.clipped).toEqual([])
   })
 })
 

@@ -52,12 +52,14 @@
  * error state's Try again, `useMarkAs` clearing its error once the write is found held, the provider's refresh
  * that never rejects), from the packed tarball 33.1 kB later and the hooks' first chunk 19.3 kB (the reads of
  * the feed that take a subscriber not known yet as an empty inbox, and the development warnings, are in it).
+ * Then 5.39 kB of CSS (+21 B): a tab's focus ring drawn inside it (the list below covered its lower edge), and
+ * the day labels, the bell's badge and the tabs' counts growing with the text size (cut off at 28 px before).
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
   inboxLazy: 33_400,
-  css: 5_370,
+  css: 5_400,
   hooks: 19_400,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,
