@@ -279,7 +279,7 @@ function mayReach(to: Recipient | Recipient[] | undefined, subscriberId: string)
 }
 
 /** What {@link useTrigger} returns. */
-export interface UseTriggerResult<P extends JsonObject = JsonObject> {
+export interface UseTriggerResult<P extends object = JsonObject> {
   /**
    * Triggers a workflow; resolves with the result (`status` says whether it was processed), rejects on failure.
    * Each call sends one idempotency key, its own unless `options.idempotencyKey` is given.
@@ -312,7 +312,7 @@ export interface UseTriggerResult<P extends JsonObject = JsonObject> {
  * await trigger(body, { idempotencyKey: key })
  * setKey(crypto.randomUUID()) // sent: the next one is another notification
  */
-export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResult<P> {
+export function useTrigger<P extends object = JsonObject>(): UseTriggerResult<P> {
   const { client, queryClient, sync, subscriberId } = useAdmin('useTrigger')
   const mutation = useMutation(
     {
@@ -338,7 +338,7 @@ export function useTrigger<P extends JsonObject = JsonObject>(): UseTriggerResul
 }
 
 /** What {@link useBulkTrigger} returns. */
-export interface UseBulkTriggerResult<P extends JsonObject = JsonObject> {
+export interface UseBulkTriggerResult<P extends object = JsonObject> {
   /**
    * Triggers 1–100 events; resolves with one result per event in order, rejects when the request fails. Each call
    * sends one idempotency key for the whole request, its own unless `options.idempotencyKey` is given (see
@@ -360,7 +360,7 @@ export interface UseBulkTriggerResult<P extends JsonObject = JsonObject> {
  * const { bulkTrigger } = useBulkTrigger()
  * const results = await bulkTrigger({ events: ids.map((to) => ({ name: 'digest', to })) })
  */
-export function useBulkTrigger<P extends JsonObject = JsonObject>(): UseBulkTriggerResult<P> {
+export function useBulkTrigger<P extends object = JsonObject>(): UseBulkTriggerResult<P> {
   const { client, queryClient, sync, subscriberId } = useAdmin('useBulkTrigger')
   const mutation = useMutation(
     {

@@ -276,7 +276,7 @@ export interface MessageCta {
 }
 
 /** §2.9 An item of the in-app feed. `P` types the trigger payload. */
-export interface FeedItem<P extends JsonObject = JsonObject> {
+export interface FeedItem<P extends object = JsonObject> {
   _id: string
   _templateId: string
   _environmentId: string
@@ -306,7 +306,7 @@ export interface FeedItem<P extends JsonObject = JsonObject> {
 }
 
 /** §4.4 */
-export interface FeedPage<P extends JsonObject = JsonObject> {
+export interface FeedPage<P extends object = JsonObject> {
   totalCount?: number | undefined
   hasMore: boolean
   data: FeedItem<P>[]
@@ -467,7 +467,7 @@ export interface Workflow {
 }
 
 /** §2.10 A message as returned by mark-as. */
-export interface Message<P extends JsonObject = JsonObject> {
+export interface Message<P extends object = JsonObject> {
   _id?: string | undefined
   _templateId?: string | null | undefined
   _environmentId: string
@@ -553,7 +553,7 @@ export interface CountedCursorPage<T> extends CursorPage<T> {
 
 // ---------------------------------------------------------------- §4.4 feed params
 
-export interface FeedParams<P extends JsonObject = JsonObject> {
+export interface FeedParams<P extends object = JsonObject> {
   /** Zero-based page number. */
   page?: number | undefined
   /** 1–100, default 10. */
@@ -602,7 +602,7 @@ export interface TenantObject {
   data?: JsonObject | undefined
 }
 
-export interface TriggerBody<P extends JsonObject = JsonObject> {
+export interface TriggerBody<P extends object = JsonObject> {
   /** Trigger identifier of the workflow. */
   name: string
   to: Recipient | Recipient[]
@@ -613,11 +613,11 @@ export interface TriggerBody<P extends JsonObject = JsonObject> {
   tenant?: string | TenantObject | undefined
 }
 
-export interface BulkTriggerEvent<P extends JsonObject = JsonObject> extends TriggerBody<P> {
+export interface BulkTriggerEvent<P extends object = JsonObject> extends TriggerBody<P> {
   context?: Record<string, string> | undefined
 }
 
-export interface BulkTriggerBody<P extends JsonObject = JsonObject> {
+export interface BulkTriggerBody<P extends object = JsonObject> {
   events: BulkTriggerEvent<P>[]
 }
 
@@ -724,7 +724,7 @@ export interface InboxClient {
   /** PATCH /v2/subscribers/{subscriberId}/preferences (api-decisions) */
   updatePreferences(subscriberId: string, body: UpdatePreferencesBody, opts?: RequestOptions): Promise<Preferences>
   /** §4.4 GET /v1/subscribers/{subscriberId}/notifications/feed */
-  getFeed<P extends JsonObject = JsonObject>(
+  getFeed<P extends object = JsonObject>(
     subscriberId: string,
     params?: FeedParams<P>,
     opts?: RequestOptions,
@@ -740,12 +740,9 @@ export interface InboxClient {
   /** §4.7 POST /v1/subscribers/{subscriberId}/messages/mark-as */
   markAs(subscriberId: string, body: MarkAsBody, opts?: RequestOptions): Promise<Message[]>
   /** §4.8 POST /v1/events/trigger */
-  trigger<P extends JsonObject = JsonObject>(body: TriggerBody<P>, opts?: RequestOptions): Promise<TriggerResult>
+  trigger<P extends object = JsonObject>(body: TriggerBody<P>, opts?: RequestOptions): Promise<TriggerResult>
   /** §4.9 POST /v1/events/trigger/bulk */
-  bulkTrigger<P extends JsonObject = JsonObject>(
-    body: BulkTriggerBody<P>,
-    opts?: RequestOptions,
-  ): Promise<TriggerResult[]>
+  bulkTrigger<P extends object = JsonObject>(body: BulkTriggerBody<P>, opts?: RequestOptions): Promise<TriggerResult[]>
 }
 
 /** The operations of one subscriber: what an inbox in the browser uses (see `createSubscriberClient`). */

@@ -44,7 +44,7 @@ export function matchesPayload(payload: unknown, filter: JsonObject): boolean {
 }
 
 /** Whether an item with these flags belongs in a list with these filters. */
-export function matches(item: FeedItem<JsonObject>, f: FeedFilter, state: Flags = item): boolean {
+export function matches(item: FeedItem<object>, f: FeedFilter, state: Flags = item): boolean {
   return (
     (f.read === undefined || state.read === f.read) &&
     (f.seen === undefined || state.seen === f.seen) &&
@@ -53,7 +53,7 @@ export function matches(item: FeedItem<JsonObject>, f: FeedFilter, state: Flags 
 }
 
 /** The items of a list in order (as the hooks show it), each id once (pages fetched by number can overlap after a change). */
-export function itemsOf<P extends JsonObject>(data: FeedData<P> | undefined): FeedItem<P>[] {
+export function itemsOf<P extends object>(data: FeedData<P> | undefined): FeedItem<P>[] {
   const seen = new Set<string>()
   const out: FeedItem<P>[] = []
   for (const page of data?.pages ?? [])

@@ -12,7 +12,7 @@
  * Made on first use and kept on the sync object: the bell's first render needs none of it.
  */
 import { ApiError } from '../api/errors'
-import type { FeedItem, FeedPage, JsonObject, MarkAs, Message } from '../api/types'
+import type { FeedItem, FeedPage, MarkAs, Message } from '../api/types'
 import type { FeedFilter } from './items'
 import { inboxKeys, type CountData } from './keys'
 import { applyFlags, compare, withFlags, type FeedData } from './lists'
@@ -98,7 +98,7 @@ function createLedger(sync: InboxSync) {
   const fold = () => (folder ??= Promise.resolve(folderOf(shared)))
 
   /** A page that was on its way while changes were acknowledged, with those changes taken in. */
-  function catchUp<P extends JsonObject>(page: FeedPage<P>, f: FeedFilter, param: number, from: number): FeedPage<P> {
+  function catchUp<P extends object>(page: FeedPage<P>, f: FeedFilter, param: number, from: number): FeedPage<P> {
     const since = shared.log.filter((e) => e.seq > from).flatMap((e) => e.changes)
     if (!since.length) return page
     const byId = new Map(since)
@@ -151,8 +151,8 @@ function createLedger(sync: InboxSync) {
               return {
                 writes: s.writes.filter((x) => x !== w),
                 failures,
-                told: s.told + 1,
-                ...(ids ? {} : { markAllError: error }),
+                // A failed "mark all" is told by its own banner (an alert): not a second time by the live region.
+                ...(ids ? { told: s.told + 1 } : { markAllError: error }),
               }
             })
           return error
@@ -202,7 +202,7 @@ function createLedger(sync: InboxSync) {
       write(null, markAs, () => fold().then((f) => f.markAll(markAs))),
 
     /** A list as shown: the cached one with the writes on their way laid over it. */
-    list<P extends JsonObject>(
+    list<P extends object>(
       data: FeedData<P> | undefined,
       f: FeedFilter,
       writes: readonly Write[],
@@ -216,8 +216,8 @@ function createLedger(sync: InboxSync) {
     },
 
     /** A page fetched from `from` on (the sync object's `page`), taken as confirmed and with changes acknowledged meanwhile taken in. */
-    took<P extends JsonObject>(page: FeedPage<P>, f: FeedFilter, param: number, from: number): FeedPage<P> {
-      shared.remember(page.data, from)
+    took<P extends object>(page: FeedPage<P>, f: FeedFilter, param: number, from: number): FeedPage<P> {
+      shared.remember(page.data as FeedItem[], from)
       return catchUp(page, f, param, from)
     },
 

@@ -8,16 +8,16 @@ import type { FeedItem, FeedPage, JsonObject } from '../api/types'
 import { matches, type FeedFilter, type Flags } from './items'
 
 /** A feed list as cached: the pages loaded so far and their page numbers. */
-export type FeedData<P extends JsonObject = JsonObject> = InfiniteData<FeedPage<P>, number>
+export type FeedData<P extends object = JsonObject> = InfiniteData<FeedPage<P>, number>
 
-const time = (item: FeedItem<JsonObject>) => Date.parse(item.createdAt ?? '') || 0
+const time = (item: FeedItem<object>) => Date.parse(item.createdAt ?? '') || 0
 
 /** The feed's order of two items whose dates are `ta` and `tb`. */
-const order = (a: FeedItem<JsonObject>, b: FeedItem<JsonObject>, ta: number, tb: number) =>
+const order = (a: FeedItem<object>, b: FeedItem<object>, ta: number, tb: number) =>
   tb - ta || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0)
 
 /** The feed's order, newest first (`createdAt` desc, then `_id` desc); negative when `a` comes first. */
-export function compare(a: FeedItem<JsonObject>, b: FeedItem<JsonObject>): number {
+export function compare(a: FeedItem<object>, b: FeedItem<object>): number {
   return order(a, b, time(a), time(b))
 }
 
@@ -31,7 +31,7 @@ export function withFlags<T extends Flags>(item: T, f: Flags): T {
  * carrying its new flags) that now matches enters it at its place in the order, where that place lies
  * within the loaded pages. Returns `data` itself when nothing changed.
  */
-export function applyFlags<P extends JsonObject>(
+export function applyFlags<P extends object>(
   data: FeedData<P>,
   f: FeedFilter,
   flagsOf: (item: FeedItem<P>) => Flags | undefined,

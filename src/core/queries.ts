@@ -47,7 +47,7 @@ export type InboxInfiniteQueryOptions<T, K extends QueryKey> = OmitKeyof<
 const staleEnd = new WeakMap<object, number>()
 
 /** Options of one feed list: an infinite query over pages 0, 1, 2 … while `hasMore`. */
-export function feedQueryOptions<P extends JsonObject = JsonObject>(
+export function feedQueryOptions<P extends object = JsonObject>(
   deps: QueryDeps,
   filters?: Partial<FeedFilters>,
 ): InboxInfiniteQueryOptions<FeedPage<P>, Key<typeof inboxKeys.feed>> {

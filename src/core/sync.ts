@@ -11,7 +11,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { NetworkError } from '../api/errors'
-import type { FeedItem, InboxClient, JsonObject, MarkAs } from '../api/types'
+import type { FeedItem, InboxClient, MarkAs } from '../api/types'
 import { marked, matches, type Flags } from './items'
 import { countFilter, fetchCount, inboxKeys, type CountData, type CountKind } from './keys'
 import type { Ledger } from './ledger'
@@ -38,7 +38,7 @@ export interface SyncState {
   failures: ReadonlyMap<string, Failure>
   /** The last failed "mark all". */
   markAllError: Error | null
-  /** Grows with every failure, for the live region. */
+  /** Grows with every failed change of items, for the live region (a failed "mark all" has its own banner). */
   told: number
   /** Grows each time failures turn out to have been saved after all (their answer was lost), for the live region. */
   held: number
@@ -74,7 +74,7 @@ export type SubscriberClient = Pick<
 export const KINDS: CountKind[] = ['unread', 'unseen']
 
 /** The flags an item gets from the writes that concern it; `undefined` when none does. */
-export function flagsAfter(item: FeedItem<JsonObject>, writes: readonly Write[]): Flags | undefined {
+export function flagsAfter(item: FeedItem<object>, writes: readonly Write[]): Flags | undefined {
   let flags: Flags | undefined
   for (const w of writes) if (!w.ids || w.ids.has(item._id)) flags = marked(flags ?? item, w.markAs)
   return flags

@@ -3,14 +3,14 @@ import { useCallback, useMemo } from 'react'
 import { useStore } from 'zustand'
 import type { FeedItem, JsonObject } from '../api/types'
 import type { Ledger } from '../core/ledger'
-import { itemsOf } from '../core/items'
+import { itemsOf, marked } from '../core/items'
 import type { FeedData } from '../core/lists'
 import { feedFilters, feedQueryOptions } from '../core/queries'
 import { pageFn, withLedger } from '../core/reach'
 import { useInboxScope } from '../provider/context'
 
 /** Options of {@link useFeed}. */
-export interface UseFeedOptions<P extends JsonObject = JsonObject> {
+export interface UseFeedOptions<P extends object = JsonObject> {
   /** `false`: unread only; `true`: read only. @default undefined (both) */
   read?: boolean | undefined
   /** `false`: unseen only; `true`: seen only. @default undefined (both) */
@@ -24,7 +24,7 @@ export interface UseFeedOptions<P extends JsonObject = JsonObject> {
 }
 
 /** What {@link useFeed} returns. */
-export interface UseFeedResult<P extends JsonObject = JsonObject> {
+export interface UseFeedResult<P extends object = JsonObject> {
   /** Items of the pages loaded so far, newest first, each once, with changes on their way applied. */
   items: FeedItem<P>[]
   /** More items exist after the loaded pages. */
@@ -60,7 +60,7 @@ export interface UseFeedResult<P extends JsonObject = JsonObject> {
  * @example
  * const { items, hasMore, fetchNextPage, isLoading } = useFeed<{ orderId: string }>({ read: false })
  */
-export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptions<P> = {}): UseFeedResult<P> {
+export function useFeed<P extends object = JsonObject>(options: UseFeedOptions<P> = {}): UseFeedResult<P> {
   const { sync, enabled } = useInboxScope('useFeed')
   const { read, seen, payload, limit } = options
   const key = JSON.stringify([read, seen, payload, limit])
@@ -97,9 +97,14 @@ export function useFeed<P extends JsonObject = JsonObject>(options: UseFeedOptio
     [sync],
   )
   const totalCount = data?.pages[0]?.totalCount
+  // A "mark all" on its way empties an unread (or unseen) list at the service too: there is no more to load.
+  const emptied = writes.some((w) => {
+    const after = !w.ids && marked({ read: false, seen: false }, w.markAs)
+    return after && ((f.read === false && after.read) || (f.seen === false && after.seen))
+  })
   return {
     items,
-    hasMore: !!hasNextPage,
+    hasMore: !!hasNextPage && !emptied,
     fetchNextPage,
     isLoading: query.isLoading,
     isFetchingNextPage,

@@ -6,7 +6,7 @@
  * @example <Inbox renderBody={markdownBody} />
  */
 import type { ReactElement, ReactNode } from 'react'
-import type { FeedItem, JsonObject } from '../api/types'
+import type { FeedItem } from '../api/types'
 import { plain } from '../components/internal/text'
 import { safeUrl } from '../components/internal/url'
 
@@ -134,6 +134,6 @@ export function Markdown({ text }: MarkdownProps): ReactElement {
  * A `renderBody` that reads an item's body as Markdown.
  * @example <Inbox renderBody={markdownBody} />
  */
-export function markdownBody<P extends JsonObject>(item: FeedItem<P>): ReactNode {
+export function markdownBody<P extends object>(item: FeedItem<P>): ReactNode {
   return renderMarkdown(item.content)
 }

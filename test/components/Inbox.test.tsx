@@ -229,6 +229,8 @@ describe('Inbox', () => {
     await waitFor(() => expect(feed.querySelectorAll('article[data-unread]')).toHaveLength(3))
     expect(screen.getByRole('button', { name: 'Notifications, 3 unread' })).toBeTruthy()
     expect((await serviceFeed(client, { read: false })).data).toHaveLength(3)
+    // Said once, by the alert: the live region does not say it again in other words.
+    expect(screen.getByRole('status').textContent).toBe('')
   })
 
   it('switches to the Unread tab with the arrow keys and lists only unread items', async () => {

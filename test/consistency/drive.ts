@@ -53,6 +53,8 @@ export interface SeedReport {
 
 type Item = { id: string; read: boolean; seen: boolean }
 const UPDATE_ERROR = 'The change couldn’t be saved.'
+/** The alert of a failed "mark all" (followed by its Dismiss button's name). */
+const MARK_ALL_ERROR = 'Not all notifications could be marked as read.'
 /** A failed write counts as told when the live region speaks within this long after its last answer. */
 const TELL_WITHIN = 1500
 
@@ -244,7 +246,10 @@ async function drive(page: Page, o: SeedOptions): Promise<SeedReport> {
   const failed = s.writes.filter((w) => w.failing && readers(w))
   const told = (w: SeenWrite) =>
     s.sampler.announcements.some(
-      (a) => a.text === UPDATE_ERROR && a.t >= w.answeredAt && a.t - w.answeredAt <= TELL_WITHIN,
+      (a) =>
+        (a.text === UPDATE_ERROR || a.text.startsWith(MARK_ALL_ERROR)) &&
+        a.t >= w.answeredAt &&
+        a.t - w.answeredAt <= TELL_WITHIN,
     ) || s.sampler.failedSpans.some((span) => w.ids.includes(span.id) && (span.to === null || span.to >= w.answeredAt))
   const untold = failed.filter((w) => !told(w))
   return {

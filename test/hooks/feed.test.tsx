@@ -49,11 +49,17 @@ describe('useFeed and useCounts', () => {
     expect(result.current).toMatchObject({ unread: 120, unseen: 120, unreadCapped: false, unseenCapped: false })
   })
 
-  it('filters by payload', async () => {
+  it('filters by payload, typed by an app’s own interface', async () => {
     const h = setup({ fixture: feedFixture(10, (i) => ({ payload: { team: i % 2 ? 'a' : 'b', n: i } })) })
-    const { result } = renderHook(() => useFeed({ payload: { team: 'a' } }), { wrapper: h.wrapper })
+    // An interface, not a type alias: it has no index signature, and is taken all the same.
+    interface TeamPayload {
+      team: 'a' | 'b'
+      n: number
+    }
+    const { result } = renderHook(() => useFeed<TeamPayload>({ payload: { team: 'a' } }), { wrapper: h.wrapper })
     await waitFor(() => expect(result.current.items).toHaveLength(5))
-    expect(result.current.items.every((i) => i.payload?.team === 'a')).toBe(true)
+    const teams: ('a' | 'b' | undefined)[] = result.current.items.map((i) => i.payload?.team)
+    expect(teams.every((team) => team === 'a')).toBe(true)
   })
 
   it('takes a payload leaf left undefined (an "all teams" tab) as the service does: absent, so a marked item stays', async () => {

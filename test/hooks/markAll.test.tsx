@@ -27,6 +27,9 @@ describe('useMarkAll', () => {
     await waitFor(() => expect(result.current.counts).toMatchObject({ unread: 0, unreadCapped: false }))
     expect(h.serviceState().unread).toBe(250)
     expect(result.current.unread.items).toHaveLength(0)
+    // Nor is there more of it to load: a "More" button would load pages the service is emptying.
+    expect(result.current.unread.hasMore).toBe(false)
+    expect(result.current.feed.hasMore).toBe(true)
     expect(result.current.feed.items.every((i) => i.read && i.seen)).toBe(true)
     await act(() => pending)
     await settled(h.queryClient)
@@ -132,10 +135,12 @@ describe('useMarkAll', () => {
     })
     await waitFor(() => expect(result.current.counts.unread).toBe(0))
     expect(result.current.unread.items).toHaveLength(0)
+    expect(result.current.unread.hasMore).toBe(false)
     await act(() => pending)
     // The failed change is dropped: what the service held before, while the refetch is out.
     expect(result.current.counts.unread).toBe(150)
     expect(result.current.unread.items).toHaveLength(100)
+    expect(result.current.unread.hasMore).toBe(true)
     expect(h.cached(UNREAD)).toEqual(snapshot)
     await waitFor(() => expect(result.current.all.error).toMatchObject({ status: 500 }))
     h.service.faults.clear()

@@ -32,7 +32,7 @@ import type { FeedFilter } from '../../core/items'
 export type { FeedFilter } from '../../core/items'
 
 /** Props of {@link Feed}; the rest lands on its root `<div>`. */
-export interface FeedProps<P extends JsonObject = JsonObject> extends Omit<
+export interface FeedProps<P extends object = JsonObject> extends Omit<
   HTMLAttributes<HTMLDivElement>,
   'children' | 'onClick' | 'onSelect'
 > {
@@ -84,7 +84,7 @@ export interface FeedProps<P extends JsonObject = JsonObject> extends Omit<
 }
 
 /** A row of the list: a day's header (its `label`), or an item (a thread's newest: with the thread and its key). */
-interface Row<P extends JsonObject> {
+interface Row<P extends object> {
   key: string
   label?: string | undefined
   item?: FeedItem<P> | undefined
@@ -108,7 +108,7 @@ const AT_TOP = 8
  * item; `r` toggles it read/unread.
  * @example <InboxProvider subscriberId="u1" baseUrl="/api"><Feed filter={{ read: false }} /></InboxProvider>
  */
-export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
+export const Feed = forwardRef(function Feed<P extends object = JsonObject>(
   {
     filter,
     limit = 20,
@@ -168,7 +168,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       : typeof groupBy === 'function'
         ? groupBy
         : (item: FeedItem<P>) => {
-            const value = item.payload?.[groupBy]
+            const value = (item.payload as JsonObject | undefined)?.[groupBy]
             if (value == null || typeof value === 'string') return value
             // A value nested too deep to write out (a hostile service's) stands alone rather than throw.
             try {
@@ -448,7 +448,7 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
             >
               {item ? (
                 <NotificationItem
-                  item={item}
+                  item={item as FeedItem}
                   tabIndex={item._id === activeId ? 0 : -1}
                   aria-posinset={listedAt.get(item._id)! + 1}
                   aria-setsize={setSize}
@@ -564,4 +564,4 @@ export const Feed = forwardRef(function Feed<P extends JsonObject = JsonObject>(
       </div>
     </UIContext.Provider>
   )
-}) as <P extends JsonObject = JsonObject>(props: FeedProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
+}) as <P extends object = JsonObject>(props: FeedProps<P> & RefAttributes<HTMLDivElement>) => ReactElement

@@ -27,7 +27,7 @@ export type { InboxTab } from './InboxTabs'
 export type { InboxPlacement } from './root'
 
 /** Props of the inbox UI (without the provider's). */
-export interface InboxViewProps<P extends JsonObject = JsonObject>
+export interface InboxViewProps<P extends object = JsonObject>
   extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onChange'>, InboxPanelProps<P> {
   /** Controlled open state of the popover. */
   open?: boolean | undefined
@@ -58,7 +58,7 @@ export interface InboxViewProps<P extends JsonObject = JsonObject>
 }
 
 /** Props of {@link Inbox}: the inbox UI plus, when `subscriberId` is given, those of its own provider. */
-export type InboxProps<P extends JsonObject = JsonObject> = InboxViewProps<P> &
+export type InboxProps<P extends object = JsonObject> = InboxViewProps<P> &
   Partial<Omit<InboxProviderProps, 'children'>>
 
 /**
@@ -66,7 +66,7 @@ export type InboxProps<P extends JsonObject = JsonObject> = InboxViewProps<P> &
  * With `subscriberId` it brings its own `InboxProvider`; without, it uses the one around it.
  * @example <Inbox subscriberId="user-1" baseUrl="/api/inbox" />
  */
-export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject>(
+export const Inbox = forwardRef(function Inbox<P extends object = JsonObject>(
   props: InboxProps<P>,
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
@@ -94,7 +94,7 @@ export const Inbox = forwardRef(function Inbox<P extends JsonObject = JsonObject
     // Unbundled: no development warnings.
   }
   return theme || messages || locale ? <InboxLook {...{ theme, messages, locale }}>{ui}</InboxLook> : ui
-}) as <P extends JsonObject = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
+}) as <P extends object = JsonObject>(props: InboxProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
 const PROVIDER_KEYS = new Set<string>([
   'subscriberId',

@@ -22,7 +22,7 @@ const settingsCode = /* @__PURE__ */ loader(() => import('../PreferencesPanel/Pr
 const preload = () => void settingsCode.load().catch(() => {})
 
 /** What the feed and settings views of every inbox shape (popover, inline, page) take. */
-export interface InboxPanelProps<P extends JsonObject = JsonObject> {
+export interface InboxPanelProps<P extends object = JsonObject> {
   /** Marks the items in view as seen. @default true */
   markSeenOnOpen?: boolean | undefined
   /** Tabs after "All" and "Unread", each a feed filter. */
@@ -59,7 +59,7 @@ export interface InboxPanelProps<P extends JsonObject = JsonObject> {
  * The header, tabs and feed of an inbox, with its settings view one button away. Shared by the popover and
  * the layouts; `select` makes items selectable (the page layout).
  */
-export function InboxPanel<P extends JsonObject = JsonObject>({
+export function InboxPanel<P extends object = JsonObject>({
   markSeenOnOpen = true,
   tabs: extraTabs,
   showPreferences = true,

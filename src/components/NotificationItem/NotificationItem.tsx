@@ -15,14 +15,14 @@ import { itemActions } from './actions'
 import { Avatar } from './Avatar'
 
 /** Called when the reader follows an item's link; `preventDefault()` keeps the browser from navigating (for a SPA router). */
-export type NavigateHandler<P extends JsonObject = JsonObject> = (
+export type NavigateHandler<P extends object = JsonObject> = (
   url: string,
   item: FeedItem<P>,
   event: MouseEvent<HTMLAnchorElement>,
 ) => void
 
 /** Called when the reader presses one of an item's action buttons. */
-export type ActionHandler<P extends JsonObject = JsonObject> = (
+export type ActionHandler<P extends object = JsonObject> = (
   button: MessageButton,
   item: FeedItem<P>,
   event: MouseEvent<HTMLButtonElement>,
@@ -40,7 +40,7 @@ export interface ItemHelpers {
 }
 
 /** Props of {@link NotificationItem}; the rest lands on the `<article>`. */
-export interface NotificationItemProps<P extends JsonObject = JsonObject> extends Omit<
+export interface NotificationItemProps<P extends object = JsonObject> extends Omit<
   HTMLAttributes<HTMLElement>,
   'children'
 > {

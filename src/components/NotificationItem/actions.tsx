@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { FeedItem, JsonObject } from '../../api/types'
+import type { FeedItem } from '../../api/types'
 import { CHECK } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { button } from '../internal/parts'
@@ -13,7 +13,7 @@ import type { ActionHandler } from './NotificationItem'
  * in the page's detail: `block` names the parts (`inbox-item__actions`, `inbox-detail__done` …). A function
  * rather than a component, as `button` is, so that it adds no component to the row.
  */
-export function itemActions<P extends JsonObject>(
+export function itemActions<P extends object>(
   c: Part,
   block: 'inbox-item' | 'inbox-detail',
   item: FeedItem<P>,

@@ -9,7 +9,7 @@ import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI } from '../internal/ui'
 
 /** Props of {@link InboxInline}; the rest lands on its `<section>`. */
-export interface InboxInlineProps<P extends JsonObject = JsonObject>
+export interface InboxInlineProps<P extends object = JsonObject>
   extends Omit<HTMLAttributes<HTMLElement>, 'children' | 'onSelect'>, InboxPanelProps<P> {
   /** Drops every visual rule: parts keep their classes, `data-part` and state attributes. @default false */
   unstyled?: boolean | undefined
@@ -21,7 +21,7 @@ export interface InboxInlineProps<P extends JsonObject = JsonObject>
  * It fills the height its container gives it.
  * @example <aside style={{ height: '100vh' }}><InboxInline /></aside>
  */
-export const InboxInline = /* @__PURE__ */ forwardRef(function InboxInline<P extends JsonObject = JsonObject>(
+export const InboxInline = /* @__PURE__ */ forwardRef(function InboxInline<P extends object = JsonObject>(
   { unstyled, className, ...props }: InboxInlineProps<P>,
   ref: Ref<HTMLElement>,
 ): ReactElement {
@@ -38,4 +38,4 @@ export const InboxInline = /* @__PURE__ */ forwardRef(function InboxInline<P ext
       </LabelContext.Provider>
     </UIContext.Provider>
   )
-}) as <P extends JsonObject = JsonObject>(props: InboxInlineProps<P> & RefAttributes<HTMLElement>) => ReactElement
+}) as <P extends object = JsonObject>(props: InboxInlineProps<P> & RefAttributes<HTMLElement>) => ReactElement

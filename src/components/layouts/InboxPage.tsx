@@ -23,7 +23,7 @@ import { safeUrl } from '../internal/url'
 const MORE_PAGES = 10
 
 /** Props of {@link InboxPage}; the rest lands on its root `<div>`. */
-export interface InboxPageProps<P extends JsonObject = JsonObject>
+export interface InboxPageProps<P extends object = JsonObject>
   extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onSelect'>, InboxPanelProps<P> {
   /** The selected notification's id (controlled): keep it in your URL. `null` for none. */
   selectedId?: string | null | undefined
@@ -51,7 +51,7 @@ export interface InboxPageProps<P extends JsonObject = JsonObject>
  * the app clearing `selectedId` (the browser's Back) while focus was in the detail.
  * @example <InboxPage selectedId={params.id ?? null} onSelect={(id) => navigate(id ? `/inbox/${id}` : '/inbox')} />
  */
-export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends JsonObject = JsonObject>(
+export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends object = JsonObject>(
   { selectedId, defaultSelectedId = null, onSelect, renderDetail, unstyled, className, ...props }: InboxPageProps<P>,
   ref: Ref<HTMLDivElement>,
 ): ReactElement {
@@ -197,9 +197,9 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
       </div>
     </UIContext.Provider>
   )
-}) as <P extends JsonObject = JsonObject>(props: InboxPageProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
+}) as <P extends object = JsonObject>(props: InboxPageProps<P> & RefAttributes<HTMLDivElement>) => ReactElement
 
-function Detail<P extends JsonObject>({
+function Detail<P extends object>({
   item,
   id,
   headingRef,

@@ -116,8 +116,13 @@ export function startSampler() {
     }
   }
 
-  const observer = new MutationObserver(() => {
+  const observer = new MutationObserver((records) => {
     const now = performance.now()
+    // An alert that appears is said at once (a failed "mark all" is told so, not in the live region).
+    for (const r of records)
+      for (const node of r.addedNodes)
+        if (node instanceof HTMLElement && node.getAttribute('role') === 'alert')
+          announcements.push({ t: now, text: node.textContent ?? '' })
     watchClicks(now)
     counts.commits++
     check('commit')
