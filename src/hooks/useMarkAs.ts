@@ -1,6 +1,7 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useStore } from 'zustand'
 import type { MarkAs } from '../api/types'
+import type { Ledger } from '../core/ledger'
 import { withLedger } from '../core/reach'
 import { useInboxScope } from '../provider/context'
 
@@ -21,6 +22,14 @@ export interface UseMarkAsResult {
   error: Error | null
   /** Clears `error`. */
   reset: () => void
+  /**
+   * Each item whose last change failed, made here or anywhere else under the provider (a row of the kit, another
+   * `useMarkAs`), with why: for a row of your own to say so. Kept until dismissed, or until a later change of the
+   * item succeeds or the service is found to hold the change after all.
+   */
+  failed: ReadonlyMap<string, Error>
+  /** Forgets an item's failure (its message was dismissed). */
+  dismiss: (id: string) => void
 }
 
 /**
@@ -54,9 +63,12 @@ export function useMarkAs(): UseMarkAsResult {
     [sync],
   )
   const reset = useCallback(() => setState((s) => ({ ...s, error: null })), [])
+  const failed = useMemo(() => new Map([...failures].map(([id, f]) => [id, f.error])), [failures])
+  // Only the ledger keeps failures: without it there is none to forget.
+  const dismiss = useCallback((id: string) => (sync.slots.ledger as Ledger | undefined)?.dismiss(id), [sync])
   // Told while an item of it is still failed; a failure the ledger did not keep stays until the next change.
   const told = !state.ids?.length || state.ids.some((id) => failures.has(id))
-  return { markAs, isPending: state.pending > 0, error: told ? state.error : null, reset }
+  return { markAs, isPending: state.pending > 0, error: told ? state.error : null, reset, failed, dismiss }
 }
 
 /** What {@link useMarkAll} returns. */

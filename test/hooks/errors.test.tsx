@@ -160,6 +160,30 @@ describe('error states of the writes', () => {
     expect(result.current.all.error).toBeNull()
   })
 
+  it('useMarkAs tells each failed item, whichever hook changed it, until dismissed or changed again', async () => {
+    const h = setup({ fixture: fixture() })
+    const { result } = renderHook(() => ({ feed: useFeed(), mine: useMarkAs(), other: useMarkAs() }), {
+      wrapper: h.wrapper,
+    })
+    await waitFor(() => expect(result.current.feed.items).toHaveLength(3))
+    const [a, b] = result.current.feed.items
+    expect(result.current.mine.failed.size).toBe(0)
+    const remove = h.service.faults.add({ method: 'POST', status: 500 })
+    await act(() => result.current.other.markAs({ ids: [a!._id, b!._id], markAs: 'read' }))
+    // Told here too, though another hook made the change; with the service's own status.
+    expect([...result.current.mine.failed.keys()].sort()).toEqual([a!._id, b!._id].sort())
+    expect(result.current.mine.failed.get(a!._id)).toMatchObject({ status: 500 })
+    expect(result.current.mine.error).toBeNull()
+    act(() => result.current.mine.dismiss(a!._id))
+    expect([...result.current.mine.failed.keys()]).toEqual([b!._id])
+    expect([...result.current.other.failed.keys()]).toEqual([b!._id])
+    // A later change of the item that succeeds clears its failure.
+    remove()
+    await act(() => result.current.mine.markAs({ ids: b!._id, markAs: 'read' }))
+    expect(result.current.mine.failed.size).toBe(0)
+    expect(h.serviceState().unread).toBe(2)
+  })
+
   it('useMarkAs clears its error once the service is found to hold the change after all', async () => {
     // Every mark reaches the service; no answer comes back.
     const h = setup({ fixture: fixture() })
