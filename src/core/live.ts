@@ -196,12 +196,26 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     if (now && !was) options().onAuthError?.(error)
   }
 
+  /** Arrivals are fetched only for someone who shows or hears them: a toaster in some tab, or `onNotification`. */
+  const wanted = () => !!options().onNotification || me().toasts || [...tabs.values()].some((t) => t.toasts)
+  /**
+   * Arrivals are told by the unseen count's growth from one look to the next. Wanted, that count is read from then
+   * on (a bell of unread ones, or none, does not read it), so that one arriving before the first look is told too.
+   */
+  let watching: (() => void) | undefined
+  const watchUnseen = () => {
+    if (watching || stopped || !wanted()) return
+    const observer = new QueryObserver(sync.queryClient, {
+      ...countQueryOptions(sync, 'unseen'),
+      queryFn: sync.countFn('unseen'),
+    })
+    watching = observer.subscribe(() => {})
+  }
+
   /** New notifications since the last look: the newest unseen ones, as many as the unseen count grew. */
   async function arrivals(before: CountData | undefined, after: CountData | undefined) {
     const grew = before && after ? after.count - before.count : 0
-    // Fetched only for someone who shows or hears them: a toaster in some tab, or `onNotification`.
-    const wanted = options().onNotification || me().toasts || [...tabs.values()].some((t) => t.toasts)
-    if (grew <= 0 || !wanted) return
+    if (grew <= 0 || !wanted()) return
     const page = await client.getFeed(subscriberId, { seen: false, limit: Math.min(grew, 20) })
     const items = page.data.filter((i) => !notified.includes(i._id))
     if (!items.length) return
@@ -274,7 +288,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   // What the tabs tell each other.
   const unlisten = sync.listen((m) => {
-    if (m.t === 'tab') tabs.set(m.id as string, m as unknown as TabState)
+    if (m.t === 'tab') (tabs.set(m.id as string, m as unknown as TabState), watchUnseen())
     else if (m.t === 'gone') tabs.delete(m.id as string)
     else if (m.t === 'check') return leading && soon()
     else if (m.t === 'hello') return announce()
@@ -326,7 +340,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     () => clearTimeout(nudged),
     store.subscribe((s, prev) => {
       // A toaster mounted or unmounted here: the leader learns whether to fetch arrivals.
-      if (s.toasters !== prev.toasters) announce()
+      if (s.toasters !== prev.toasters) (announce(), watchUnseen())
       if (s.writes !== prev.writes) badge()
       // "Try again" succeeded (the ledger's retry clears the trouble): no more backoff.
       if (!s.trouble && prev.trouble && failures) ((failures = 0), (paused = false), relisten && listen(), plan())
@@ -363,6 +377,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       }).subscribe(() => {}),
     )
   badge()
+  watchUnseen()
+  off.push(() => watching?.())
   // A tab that opens says so at once: the leader may be hidden while this one is focused.
   announce()
 

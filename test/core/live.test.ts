@@ -233,4 +233,26 @@ describe('arrivals', () => {
     expect(onNotification).toHaveBeenCalledTimes(1)
     expect(t.sync.store.getState().arrived?.items).toHaveLength(2)
   })
+
+  it('tells one that came before the first look, with no bell reading the unseen count (the app badge alone)', async () => {
+    const onNotification = vi.fn()
+    const t = start({ onNotification, appBadge: true })
+    await t.sync.ledger()
+    // What the page reads at mount: the unread count of the badge, and the unseen count onNotification needs.
+    await vi.waitFor(() =>
+      expect(t.queryClient.getQueryData(countQueryOptions(t.sync, 'unseen').queryKey)).toBeDefined(),
+    )
+    await vi.advanceTimersByTimeAsync(200)
+    await t.client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(onNotification).toHaveBeenCalledTimes(1)
+    expect(onNotification.mock.calls[0]![0]).toHaveLength(1)
+  })
+
+  it('reads no unseen count of its own when nothing wants arrivals', async () => {
+    const t = start({ appBadge: true })
+    await t.sync.ledger()
+    await vi.advanceTimersByTimeAsync(200)
+    expect(t.requests.filter((r) => r.includes('seen=false'))).toEqual([])
+  })
 })
