@@ -1,3 +1,4 @@
+import { ApiError } from '../api/errors'
 import { readSubscriberToken } from './tokenPayload'
 
 /** What `fetchToken` may resolve with: the token, or the token and its expiry. */
@@ -9,8 +10,11 @@ export interface TokenAuthOptions {
   /**
    * Gets a fresh token from your server (for example `POST /api/inbox-token`, which calls
    * `createSubscriberToken`). Called on first use and whenever the current token is about to expire.
+   * Resolve with `null` when the user is signed out (the route's 401): the inbox then says so, calls the
+   * provider's `onAuthError` and stops asking until the tab is focused again. A rejection is a failure like any
+   * other: the inbox shows the service as unavailable and tries again with backoff.
    */
-  fetchToken: () => Promise<FetchedToken>
+  fetchToken: () => Promise<FetchedToken | null>
   /** How long before expiry a new token is fetched, in ms; at most half the token's lifetime is used. @default 60000 */
   refreshMargin?: number | undefined
   /** Clock in ms since the epoch. @default Date.now */
@@ -50,6 +54,8 @@ export function createTokenAuth(options: TokenAuthOptions): TokenAuth {
     const started = now()
     const mine = generation
     const fetched = await options.fetchToken()
+    // Signed out: as the service's own 401, so that the inbox and the app treat it alike.
+    if (fetched === null) throw new ApiError(401, '', { message: 'Signed out: fetchToken gave no token.' })
     const token = typeof fetched === 'string' ? fetched : fetched.token
     if (typeof token !== 'string' || !token) throw new TypeError('fetchToken resolved without a token.')
     let expiresAt = typeof fetched === 'string' ? undefined : fetched.expiresAt

@@ -2,6 +2,7 @@
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError, NetworkError, ResponseShapeError } from '../../src/api/errors'
+import { createTokenAuth } from '../../src/auth/tokenAuth'
 import { useActiveIntegrations } from '../../src/admin'
 import { useCounts } from '../../src/hooks/useCounts'
 import { useFeed } from '../../src/hooks/useFeed'
@@ -69,6 +70,30 @@ describe('error states of the reads', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(3)
     await waitFor(() => expect(result.current[1].error).toMatchObject({ status: 401 }))
     expect(result.current[0].error).toMatchObject({ status: 401 })
+    expect(onAuthError).toHaveBeenCalledTimes(1)
+  })
+
+  it('onAuthError: a token helper whose fetchToken gives null (the token route said signed out) is signed out', async () => {
+    const onAuthError = vi.fn()
+    let asked = 0
+    const auth = createTokenAuth({ fetchToken: async () => (asked++, null) })
+    const h = setup({
+      fixture: fixture(),
+      provider: { onAuthError, pollInterval: 200 },
+      client: { getHeaders: auth.getHeaders, onUnauthorized: auth.invalidate },
+    })
+    const { result } = renderHook(() => [useFeed(), useCounts()] as const, { wrapper: h.wrapper })
+    await waitFor(() => expect(onAuthError).toHaveBeenCalledTimes(1))
+    expect(onAuthError.mock.calls[0]![0]).toMatchObject({
+      status: 401,
+      message: 'Signed out: fetchToken gave no token.',
+    })
+    await waitFor(() => expect(result.current[0].error).toMatchObject({ status: 401 }))
+    // No request reached the service, and the inbox stops asking for a token while signed out.
+    expect(h.requests).toEqual([])
+    const before = asked
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(asked).toBe(before)
     expect(onAuthError).toHaveBeenCalledTimes(1)
   })
 
