@@ -831,7 +831,14 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
 type EventsSetup = ReturnType<typeof eventsSetup>
 
 function eventsSetup(options: InboxEventsOptions, timeout: number) {
-  const secrets = options.webhookSecret === undefined ? [] : [options.webhookSecret].flat()
+  // Named but empty: an environment variable that is not there. Served anyway, the stream would carry nothing
+  // from the service, and the browser would look for news once a minute instead of every 10 s.
+  // Several while one replaces another: one of them may be unset by then.
+  const secrets = [options.webhookSecret ?? []].flat().filter((secret): secret is string => !!secret)
+  if ('webhookSecret' in options && !secrets.length)
+    throw new TypeError(
+      'events.webhookSecret is empty (an environment variable that is not set?). Leave it out to publish with notify() alone.',
+    )
   const verifiers = secrets.map((secret) => {
     try {
       return new Webhook(secret)

@@ -327,7 +327,6 @@ describe('the webhook route', () => {
   it('is not served without a webhook secret (a 404 naming it), and refuses a secret that is not one', async () => {
     for (const [options, named] of [
       [{ events: {} }, 'events.webhookSecret'],
-      [{ events: { webhookSecret: undefined } }, 'events.webhookSecret'],
       [{}, 'events'],
     ] as const) {
       const response = await startProxy(options).proxy(signedWebhook(HOOK, messagePayload('user-1', ['m1'])))
@@ -335,5 +334,11 @@ describe('the webhook route', () => {
       expect((await response.json()).message).toBe(`The webhook route is off: the proxy was created without ${named}.`)
     }
     expect(() => startProxy({ events: { webhookSecret: 'not base64!' } })).toThrow(/whsec_/)
+    // Named but empty: an environment variable that is not set. Served, the stream would carry nothing of the
+    // service's, and the browser would look for news once a minute, not every 10 s.
+    for (const webhookSecret of [undefined, '', []])
+      expect(() => startProxy({ events: { webhookSecret } })).toThrow(
+        /^events\.webhookSecret is empty \(an environment variable that is not set\?\)/,
+      )
   })
 })
