@@ -59,6 +59,18 @@ interface TabState {
 
 const hasWindow = typeof window === 'object'
 
+/**
+ * An id per QueryClient. Two providers of one inbox in one page may share one (mounted together, or given the
+ * same): a change one of them tells the other tabs is then in the other's cache already, and taken in again it
+ * would count twice. The cache is the React Query client's, so its id lives beside it, not in the sync object.
+ */
+const cacheIds = new WeakMap<object, string>()
+const cacheId = (queryClient: object): string => {
+  let found = cacheIds.get(queryClient)
+  if (!found) cacheIds.set(queryClient, (found = Math.random().toString(36).slice(2)))
+  return found
+}
+
 /** Starts the loop; returns the stop function. */
 export function startLive(sync: InboxSync, options: () => LiveOptions): () => void {
   const { client, subscriberId, store } = sync
@@ -94,17 +106,22 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   // outage (or after a deploy that removed the old files) would leave the bell without it for the page's life.
   void importOnline(() => import('./ledger')).catch(() => {})
 
+  const from = cacheId(sync.queryClient)
   const post = (message: TabMessage) => {
     try {
-      channel?.postMessage(message)
+      channel?.postMessage({ ...message, from })
     } catch {
       // A message that cannot be cloned is dropped; the other tabs catch up on their next look.
     }
   }
   try {
     channel = new BroadcastChannel(name)
-    channel.onmessage = (event: MessageEvent<TabMessage>) =>
-      typeof event.data?.t === 'string' && sync.receive(event.data)
+    channel.onmessage = ({ data }: MessageEvent<TabMessage>) => {
+      if (typeof data?.t !== 'string') return
+      // Changes to the cache this provider shares with the sender: already taken in.
+      if ((data.t === 'items' || data.t === 'all') && (data as { from?: unknown }).from === from) return
+      sync.receive(data)
+    }
   } catch {
     // No BroadcastChannel: this tab leads alone.
   }

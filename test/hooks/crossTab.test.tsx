@@ -39,6 +39,27 @@ function twoTabs(
 }
 
 describe('cross-tab', () => {
+  it('two providers of one page that share a QueryClient count a mark once, not again from the other', async () => {
+    const a = setup({ fixture: buildFixture({ messages: messages('user-1', 8, (i) => ({ read: i >= 4 })) }) })
+    // An <Inbox subscriberId> beside a provider of the same inbox: mounted together, they share one cache.
+    const b = setup({ sameServiceAs: a, provider: { queryClient: a.queryClient } })
+    const tabA = renderHook(useTab, { wrapper: a.wrapper }).result
+    const tabB = renderHook(useTab, { wrapper: b.wrapper }).result
+    await waitFor(() => expect(tabA.current.counts.unread).toBe(4))
+    await settled(a.queryClient)
+    const id = tabA.current.unread.items[0]!._id
+    await act(() => tabA.current.marks.markAs({ ids: id, markAs: 'read' }))
+    await act(() => tabA.current.marks.markAs({ ids: id, markAs: 'unread' }))
+    // The messages between the two have come and gone.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)))
+    await settled(a.queryClient)
+    expect(a.serviceState().unread).toBe(4)
+    for (const tab of [tabA, tabB]) {
+      expect(tab.current.counts.unread).toBe(4)
+      expect(tab.current.unread.items).toHaveLength(4)
+    }
+  })
+
   it('a mark-as in one tab shows in the other without a request there', async () => {
     const { a, b, tabA, tabB } = twoTabs()
     await waitFor(() => expect(tabB.current.prefs.data).toBeDefined())
