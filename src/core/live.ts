@@ -23,7 +23,7 @@ import {
 } from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
-import { countQueryOptions, devWarn, inboxKeys, unknownSubscriber, type CountData } from './keys'
+import { countQueryOptions, devWarn, inboxKeys, unknownSubscriber, type CountData, type CountKind } from './keys'
 import { importOnline, whenOnline } from './sync'
 import type { InboxSync, TabMessage, Trouble } from './sync'
 import { troubleKind } from './trouble'
@@ -119,7 +119,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     channel.onmessage = ({ data }: MessageEvent<TabMessage>) => {
       if (typeof data?.t !== 'string') return
       // Changes to the cache this provider shares with the sender: already taken in.
-      if ((data.t === 'items' || data.t === 'all') && (data as { from?: unknown }).from === from) return
+      if ((data.t === 'items' || data.t === 'all') && data.from === from) return
       sync.receive(data)
     }
   } catch {
@@ -221,13 +221,13 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
    */
   let watching: (() => void) | undefined
   const watchUnseen = () => {
-    if (watching || stopped || !wanted()) return
-    const observer = new QueryObserver(sync.queryClient, {
-      ...countQueryOptions(sync, 'unseen'),
-      queryFn: sync.countFn('unseen'),
-    })
-    watching = observer.subscribe(() => {})
+    if (!watching && !stopped && wanted()) watching = watch('unseen')
   }
+  /** Keeps a count read (and fresh) while the loop runs, as a component that shows it would; returns the stop. */
+  const watch = (kind: CountKind) =>
+    new QueryObserver(sync.queryClient, { ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind) }).subscribe(
+      () => {},
+    )
 
   /** New notifications since the last look: the newest unseen ones, as many as the unseen count grew. */
   async function arrivals(before: CountData | undefined, after: CountData | undefined) {
@@ -386,13 +386,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     }),
   )
   // The badge needs the unread count, which a bell of unseen ones does not read: watched while the loop runs.
-  if (options().appBadge)
-    off.push(
-      new QueryObserver(sync.queryClient, {
-        ...countQueryOptions(sync, 'unread'),
-        queryFn: sync.countFn('unread'),
-      }).subscribe(() => {}),
-    )
+  if (options().appBadge) off.push(watch('unread'))
   badge()
   watchUnseen()
   off.push(() => watching?.())

@@ -61,9 +61,10 @@ export interface Trouble {
 /** New flags of one item, as the service acknowledged them. */
 export type Change = [id: string, flags: Flags]
 
-/** What one tab tells the others of a subscriber. */
-export type TabMessage =
+/** What one tab tells the others of a subscriber; `from` is the sender's cache (see live.ts), set as it is sent. */
+export type TabMessage = (
   { t: 'items'; changes: Change[] } | { t: 'all'; markAs: 'read' | 'seen' } | { t: string; [key: string]: unknown }
+) & { from?: string }
 
 /** The client operations the inbox uses. */
 export type SubscriberClient = Pick<
