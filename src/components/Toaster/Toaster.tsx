@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useId, useRef, useState } from 'react'
+import { forwardRef, useContext, useEffect, useId, useRef, useState } from 'react'
 import type { HTMLAttributes, ReactElement } from 'react'
 import { useStore } from 'zustand'
 import type { FeedItem } from '../../api/types'
@@ -7,6 +7,7 @@ import { icon } from '../internal/icons'
 import { plain } from '../internal/text'
 import { useFocusKeeper } from '../internal/focus'
 import { useUI } from '../internal/ui'
+import { ToastsAfter } from '../internal/uiCore'
 import { ledgerOf } from '../../core/ledger'
 import { Avatar } from '../NotificationItem/Avatar'
 
@@ -50,7 +51,9 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
   const [left] = useState(() => new WeakMap<Toast, number>())
   // Inside an inbox, its live region already says how many arrived: the list speaks only on its own.
   const live = 'data-inbox-root' in root
-  const seen = useRef(arrived)
+  // What arrived before: no toast. Under `<Inbox toasts>`, what arrived while this code was on its way is shown.
+  const after = useContext(ToastsAfter)
+  const seen = useRef(after === undefined ? arrived : after)
   // Another subscriber: none of the previous one's toasts, from the first frame on.
   const [of, setOf] = useState(sync)
   if (of !== sync) (setOf(sync), setToasts([]))

@@ -7,12 +7,19 @@ import { createContext, useContext, useEffect, useLayoutEffect, useMemo } from '
 import type { CSSProperties } from 'react'
 import { enCore, type CoreMessages } from '../../i18n/en'
 import { useInboxScope, type InboxScope } from '../../provider/context'
+import type { SyncState } from '../../core/sync'
 
 interface UIContextValue {
   /** Set inside another component of the kit: its root already carries the theme and token attributes. */
   nested: boolean
   unstyled: boolean
 }
+
+/**
+ * Set by a toaster whose code is on its way (`<Inbox toasts>`): the last arrival before it was asked for. The
+ * toaster, once there, shows what arrived after that.
+ */
+export const ToastsAfter = /* @__PURE__ */ createContext<SyncState['arrived'] | undefined>(undefined)
 
 /** Shared by a component of the kit with the parts it renders. */
 export const UIContext = /* @__PURE__ */ createContext<UIContextValue>({ nested: false, unstyled: false })
