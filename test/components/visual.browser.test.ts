@@ -195,19 +195,14 @@ describe('focus the eye can follow', () => {
   }
 
   const PAD = 6
-  it('draws a whole ring around every control of the popover reached by Tab: no side of it cut off', async () => {
-    const page = await browser.newPage({ viewport: { width: 800, height: 700 } })
-    await page.goto(url + '#placement-end')
-    await page.locator('.inbox-bell[data-count="6"]').waitFor()
-    await page.keyboard.press('Tab')
-    await page.keyboard.press('Enter')
-    await page.getByRole('dialog').waitFor()
-    await page.waitForTimeout(300)
-    // From the dialog, which takes focus to be announced (its frame shows where focus is), to its Tab stops.
-    await page.keyboard.press('Tab')
+  /**
+   * From the control focused now, `stops` Tab stops of the dialog: each one's name, and the sides (if any) along
+   * which its ring does not show, found by comparing each stop's pixels focused and once focus moved on.
+   */
+  async function walk(page: Page, stops: number): Promise<{ reached: string[]; cut: string[] }> {
     const cut: string[] = []
     const reached: string[] = []
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < stops; i++) {
       const focused = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null
         if (!el?.closest('[role="dialog"]') || el.dataset.reached !== undefined) return null
@@ -257,9 +252,32 @@ describe('focus the eye can follow', () => {
       if (short.length)
         cut.push(`${focused.name}: ${short.map(([side, share]) => `${side} ${share.toFixed(2)}`).join(', ')}`)
     }
+    return { reached, cut }
+  }
+
+  it('draws a whole ring around every control of the popover reached by Tab: no side of it cut off', async () => {
+    const page = await browser.newPage({ viewport: { width: 800, height: 700 } })
+    await page.goto(url + '#placement-end')
+    await page.locator('.inbox-bell[data-count="6"]').waitFor()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await page.getByRole('dialog').waitFor()
+    await page.waitForTimeout(300)
+    // From the dialog, which takes focus to be announced (its frame shows where focus is), to its Tab stops.
+    await page.keyboard.press('Tab')
+    const list = await walk(page, 10)
     // The header's buttons, the tabs, the first row and its button, and the next rows' buttons.
-    expect(reached.length).toBe(10)
-    expect(cut).toEqual([])
+    expect(list.reached).toHaveLength(10)
+    expect(list.cut).toEqual([])
+    // The settings view: the switches of every channel, and its back button.
+    await page.getByRole('button', { name: 'Notification settings' }).click()
+    await page.getByRole('switch').first().waitFor()
+    await page.waitForTimeout(300)
+    await page.keyboard.press('Tab')
+    const settings = await walk(page, 10)
+    expect(settings.reached.filter((name) => name.startsWith('input.inbox-switch__input'))).toHaveLength(3)
+    expect(settings.reached).toContain('button.inbox-icon-button "Back to notifications"')
+    expect(settings.cut).toEqual([])
     await page.close()
   })
 })
