@@ -7,6 +7,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { servePage } from '../support/browser'
+import { walkRings } from '../support/rings'
 
 let browser: Browser
 let url = ''
@@ -182,79 +183,6 @@ describe('the popover where the eye looks for it', () => {
 })
 
 describe('focus the eye can follow', () => {
-  /** The page's pixels in `clip` (CSS px at scale 1), as RGBA, decoded by the page's own image decoder. */
-  async function pixels(page: Page, clip: { x: number; y: number; width: number; height: number }) {
-    const png = await page.screenshot({ clip })
-    return page.evaluate(async (base64) => {
-      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob())
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
-      const context = canvas.getContext('2d')!
-      context.drawImage(bitmap, 0, 0)
-      return { width: bitmap.width, data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data) }
-    }, png.toString('base64'))
-  }
-
-  const PAD = 6
-  /**
-   * From the control focused now, `stops` Tab stops of the dialog: each one's name, and the sides (if any) along
-   * which its ring does not show, found by comparing each stop's pixels focused and once focus moved on.
-   */
-  async function walk(page: Page, stops: number): Promise<{ reached: string[]; cut: string[] }> {
-    const cut: string[] = []
-    const reached: string[] = []
-    for (let i = 0; i < stops; i++) {
-      const focused = await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null
-        if (!el?.closest('[role="dialog"]') || el.dataset.reached !== undefined) return null
-        el.dataset.reached = ''
-        const { x, y, width, height } = el.getBoundingClientRect()
-        const label = el.getAttribute('aria-label') || el.title || el.textContent || ''
-        const name = `${el.tagName.toLowerCase()}.${el.className.split(' ')[0]} "${label.trim().slice(0, 24)}"`
-        return { name, box: { x, y, width, height } }
-      })
-      if (!focused) break
-      reached.push(focused.name)
-      const { box } = focused
-      const clip = { x: Math.floor(box.x) - PAD, y: Math.floor(box.y) - PAD, width: 0, height: 0 }
-      clip.width = Math.ceil(box.x + box.width) + PAD - clip.x
-      clip.height = Math.ceil(box.y + box.height) + PAD - clip.y
-      const on = await pixels(page, clip)
-      await page.keyboard.press('Tab')
-      // The control's own transitions (a ring that fades) are over before the second look.
-      await page.waitForTimeout(250)
-      const off = await pixels(page, clip)
-      const changed = (x: number, y: number) => {
-        const at = (y * on.width + x) * 4
-        return [0, 1, 2].some((c) => Math.abs(on.data[at + c]! - off.data[at + c]!) > 24)
-      }
-      // Along each side, the band from the ring's farthest reach outside to 4 px inside the control: changed
-      // over a third of the side's length at least.
-      const w = clip.width
-      const h = clip.height
-      const band = (along: number, across: [number, number], at: (a: number, b: number) => boolean) => {
-        let hits = 0
-        for (let a = PAD; a < along - PAD; a++) {
-          for (let b = across[0]; b < across[1]; b++)
-            if (at(a, b)) {
-              hits++
-              break
-            }
-        }
-        return hits / Math.max(1, along - 2 * PAD)
-      }
-      const sides = {
-        top: band(w, [0, PAD + 4], (a, b) => changed(a, b)),
-        bottom: band(w, [h - PAD - 4, h], (a, b) => changed(a, b)),
-        left: band(h, [0, PAD + 4], (a, b) => changed(b, a)),
-        right: band(h, [w - PAD - 4, w], (a, b) => changed(b, a)),
-      }
-      const short = Object.entries(sides).filter(([, share]) => share < 1 / 3)
-      if (short.length)
-        cut.push(`${focused.name}: ${short.map(([side, share]) => `${side} ${share.toFixed(2)}`).join(', ')}`)
-    }
-    return { reached, cut }
-  }
-
   it('draws a whole ring around every control of the popover reached by Tab: no side of it cut off', async () => {
     const page = await browser.newPage({ viewport: { width: 800, height: 700 } })
     await page.goto(url + '#placement-end')
@@ -265,7 +193,7 @@ describe('focus the eye can follow', () => {
     await page.waitForTimeout(300)
     // From the dialog, which takes focus to be announced (its frame shows where focus is), to its Tab stops.
     await page.keyboard.press('Tab')
-    const list = await walk(page, 10)
+    const list = await walkRings(page, '[role="dialog"]', 10)
     // The header's buttons, the tabs, the first row and its button, and the next rows' buttons.
     expect(list.reached).toHaveLength(10)
     expect(list.cut).toEqual([])
@@ -274,7 +202,7 @@ describe('focus the eye can follow', () => {
     await page.getByRole('switch').first().waitFor()
     await page.waitForTimeout(300)
     await page.keyboard.press('Tab')
-    const settings = await walk(page, 10)
+    const settings = await walkRings(page, '[role="dialog"]', 10)
     expect(settings.reached.filter((name) => name.startsWith('input.inbox-switch__input'))).toHaveLength(3)
     expect(settings.reached).toContain('button.inbox-icon-button "Back to notifications"')
     expect(settings.cut).toEqual([])

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { axeViolations } from '../e2e/axe'
 import { describe, expect, it } from 'vitest'
 import { servePage } from '../support/browser'
+import { walkRings } from '../support/rings'
 
 let browser: Browser
 let url = ''
@@ -200,6 +201,25 @@ describe('page layout in Chromium', () => {
       await page.close()
     })
   }
+
+  it('draws a whole focus ring around each Tab stop of the detail and the list', async () => {
+    const page = await open('page')
+    await page.locator('article').nth(3).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(async () => (await focused(page)).tag).toBe('H2')
+    await page.waitForTimeout(300)
+    // From the detail's heading through its link and buttons.
+    const detail = await walkRings(page, '[data-part="detail"]', 8)
+    // The heading, the body's link, Approve, Reject, Open and Mark as unread.
+    expect(detail.reached).toHaveLength(6)
+    expect(detail.cut).toEqual([])
+    // The list's rows and their buttons, from the first row.
+    await page.locator('article').first().focus()
+    const list = await walkRings(page, '[data-part="page-list"]', 6)
+    expect(list.reached).toHaveLength(6)
+    expect(list.cut).toEqual([])
+    await page.close()
+  })
 
   it('leaves the list in view on a phone when the selected id is of no listed notification', async () => {
     const page = await open('page-missing', 420)
