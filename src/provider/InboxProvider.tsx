@@ -81,10 +81,12 @@ export interface InboxProviderProps {
 }
 
 /**
- * The QueryClients of providers not yet mounted, by subscriber and address. A Suspense boundary above a provider
- * throws away the state of a first render that suspends (a child's `useSuspenseQuery`) and renders it again once
- * the data came: a QueryClient made anew would not hold that data, and would fetch it, suspend and be thrown
- * away again, for ever. Two providers of one inbox mounting together share it, as they may share one given.
+ * The QueryClients of providers not yet mounted, by subscriber, address and server data. A Suspense boundary above
+ * a provider throws away the state of a first render that suspends (a child's `useSuspenseQuery`) and renders it
+ * again once the data came: a QueryClient made anew would not hold that data, and would fetch it, suspend and be
+ * thrown away again, for ever. Two providers of one inbox mounting together share it, as they may share one given,
+ * when given the same server data: on a server each has its own, and one given none must hydrate as it was drawn
+ * there, without the other's.
  */
 const mounting = new Map<string, [QueryClient, unknown]>()
 
@@ -137,7 +139,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
   const client = useMemo(() => given ?? createSubscriberClient(clientOptions!), [given, clientOptions])
   const [own] = useState(() => {
     if (props.queryClient) return undefined
-    const key = JSON.stringify([subscriberId, baseUrl])
+    const key = JSON.stringify([subscriberId, baseUrl, initialState ?? null])
     const found = mounting.get(key)
     const made =
       found && found[1] === given ? found[0] : new QueryClient({ defaultOptions: { queries: { retry: false } } })

@@ -218,6 +218,11 @@ describe('stream', () => {
   })
 })
 
+function OtherCount() {
+  const counts = useCounts()
+  return counts.isLoading ? 'loading' : String(counts.unread)
+}
+
 describe('server rendering and hydration', () => {
   it('renders on the server with prefetched data and hydrates without asking again', async () => {
     const h = setup({ fixture: feedFixture(4, (i) => ({ read: i >= 1, seen: i >= 2 })) })
@@ -255,6 +260,42 @@ describe('server rendering and hydration', () => {
     expect(container.querySelector('[data-testid="first"]')?.textContent).toBe('Message 0')
     expect(container.querySelector('[data-testid="count"]')?.textContent).toBe('1/2')
     expect(h.requests.slice(serverRequests)).toEqual([])
+    act(() => root.unmount())
+    container.remove()
+  })
+
+  it('hydrates a second provider of the same inbox given no server data as the server drew it: loading, then its own data', async () => {
+    const h = setup({ fixture: feedFixture(4, (i) => ({ read: i >= 1, seen: i >= 2 })) })
+    const serverClient = newQueryClient()
+    await prefetchInbox(serverClient, h.client, 'user-1')
+    // On a server, each provider has a QueryClient of its own: only the header's was given the prefetched data.
+    const app = (header: object, other: object) => (
+      <>
+        <InboxProvider subscriberId="user-1" client={h.client} {...header}>
+          <Probe />
+        </InboxProvider>
+        <InboxProvider subscriberId="user-1" client={h.client} {...other}>
+          <p data-testid="other">
+            <OtherCount />
+          </p>
+        </InboxProvider>
+      </>
+    )
+    const html = renderToString(app({ queryClient: serverClient }, { queryClient: newQueryClient() }))
+    expect(html).toContain('1/2')
+    expect(html).toContain('<p data-testid="other">loading</p>')
+    const state = JSON.parse(JSON.stringify(dehydrate(serverClient)))
+
+    const container = document.createElement('div')
+    container.innerHTML = html
+    document.body.appendChild(container)
+    const recoverable: unknown[] = []
+    const root = await act(async () =>
+      hydrateRoot(container, app({ initialState: state }, {}), { onRecoverableError: (e) => recoverable.push(e) }),
+    )
+    expect(recoverable).toEqual([])
+    await waitFor(() => expect(container.querySelector('[data-testid="other"]')?.textContent).toBe('1'))
+    expect(container.querySelector('[data-testid="count"]')?.textContent).toBe('1/2')
     act(() => root.unmount())
     container.remove()
   })
