@@ -183,29 +183,36 @@ describe('the popover where the eye looks for it', () => {
 })
 
 describe('focus the eye can follow', () => {
-  it('draws a whole ring around every control of the popover reached by Tab: no side of it cut off', async () => {
-    const page = await browser.newPage({ viewport: { width: 800, height: 700 } })
-    await page.goto(url + '#placement-end')
-    await page.locator('.inbox-bell[data-count="6"]').waitFor()
-    await page.keyboard.press('Tab')
-    await page.keyboard.press('Enter')
-    await page.getByRole('dialog').waitFor()
-    await page.waitForTimeout(300)
-    // From the dialog, which takes focus to be announced (its frame shows where focus is), to its Tab stops.
-    await page.keyboard.press('Tab')
-    const list = await walkRings(page, '[role="dialog"]', 10)
-    // The header's buttons, the tabs, the first row and its button, and the next rows' buttons.
-    expect(list.reached).toHaveLength(10)
-    expect(list.cut).toEqual([])
-    // The settings view: the switches of every channel, and its back button.
-    await page.getByRole('button', { name: 'Notification settings' }).click()
-    await page.getByRole('switch').first().waitFor()
-    await page.waitForTimeout(300)
-    await page.keyboard.press('Tab')
-    const settings = await walkRings(page, '[role="dialog"]', 10)
-    expect(settings.reached.filter((name) => name.startsWith('input.inbox-switch__input'))).toHaveLength(3)
-    expect(settings.reached).toContain('button.inbox-icon-button "Back to notifications"')
-    expect(settings.cut).toEqual([])
-    await page.close()
-  })
+  for (const forcedColors of [false, true])
+    it(`draws a whole ring around every control of the popover reached by Tab: no side of it cut off${forcedColors ? ', in forced colors' : ''}`, async () => {
+      const page = await browser.newPage({ viewport: { width: 800, height: 700 } })
+      if (forcedColors) await page.emulateMedia({ forcedColors: 'active' })
+      await page.goto(url + '#placement-end')
+      await page.locator('.inbox-bell[data-count="6"]').waitFor()
+      await page.keyboard.press('Tab')
+      // The bell first, then back to it.
+      const bell = await walkRings(page, '.inbox-bell', 1)
+      expect(bell.reached).toHaveLength(1)
+      expect(bell.cut).toEqual([])
+      await page.keyboard.press('Shift+Tab')
+      await page.keyboard.press('Enter')
+      await page.getByRole('dialog').waitFor()
+      await page.waitForTimeout(300)
+      // From the dialog, which takes focus to be announced (its frame shows where focus is), to its Tab stops.
+      await page.keyboard.press('Tab')
+      const list = await walkRings(page, '[role="dialog"]', 10)
+      // The header's buttons, the tabs, the first row and its button, and the next rows' buttons.
+      expect(list.reached).toHaveLength(10)
+      expect(list.cut).toEqual([])
+      // The settings view: the switches of every channel, and its back button.
+      await page.getByRole('button', { name: 'Notification settings' }).click()
+      await page.getByRole('switch').first().waitFor()
+      await page.waitForTimeout(300)
+      await page.keyboard.press('Tab')
+      const settings = await walkRings(page, '[role="dialog"]', 10)
+      expect(settings.reached.filter((name) => name.startsWith('input.inbox-switch__input'))).toHaveLength(3)
+      expect(settings.reached).toContain('button.inbox-icon-button "Back to notifications"')
+      expect(settings.cut).toEqual([])
+      await page.close()
+    })
 })

@@ -12,7 +12,7 @@ const SECONDS: Record<string, number> = {
   'test/components/host.browser.test.ts': 54,
   'test/security/untrusted.test.ts': 44,
   'test/stories/stories.test.ts': 43,
-  'test/components/visual.browser.test.ts': 57,
+  'test/components/visual.browser.test.ts': 68,
   'test/layouts/focus.browser.test.ts': 34,
   'test/live/tabs.test.ts': 28,
   'test/a11y/a11y.browser.test.ts': 23,
