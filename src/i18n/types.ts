@@ -37,6 +37,8 @@ export interface InboxMessages {
   unread: string
   actionDone: string
   avatarAlt: string
+  /** The title of a notification whose subject and content are both empty. */
+  untitled: string
   updateError: string
   /** Said when a change said not to be saved turns out to be (its answer was lost on the way). */
   updateHeld: string

@@ -32,6 +32,7 @@ export const de: InboxMessages = {
   unread: 'Ungelesen',
   actionDone: 'Erledigt',
   avatarAlt: 'Absender',
+  untitled: 'Benachrichtigung',
   updateError: 'Die Änderung konnte nicht gespeichert werden.',
   updateHeld: 'Die Änderung wurde doch gespeichert.',
   markAllError: 'Nicht alle Benachrichtigungen konnten als gelesen markiert werden.',

@@ -25,6 +25,7 @@ export const en: InboxMessages = {
   unread: 'Unread',
   actionDone: 'Done',
   avatarAlt: 'Sender',
+  untitled: 'Notification',
   markAllError: 'Not all notifications could be marked as read.',
   dismiss: 'Dismiss',
   close: 'Close',

@@ -36,6 +36,7 @@ export const es: InboxMessages = {
   unread: 'Sin leer',
   actionDone: 'Hecho',
   avatarAlt: 'Remitente',
+  untitled: 'Notificación',
   updateError: 'No se pudo guardar el cambio.',
   updateHeld: 'El cambio sí se guardó.',
   markAllError: 'No se pudieron marcar todas las notificaciones como leídas.',

@@ -36,6 +36,7 @@ export const fr: InboxMessages = {
   unread: 'Non lue',
   actionDone: 'Terminé',
   avatarAlt: 'Expéditeur',
+  untitled: 'Notification',
   updateError: 'La modification n’a pas pu être enregistrée.',
   updateHeld: 'La modification a bien été enregistrée.',
   markAllError: 'Certaines notifications n’ont pas pu être marquées comme lues.',

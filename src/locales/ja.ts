@@ -32,6 +32,7 @@ export const ja: InboxMessages = {
   unread: '未読',
   actionDone: '完了',
   avatarAlt: '送信者',
+  untitled: '通知',
   updateError: '変更を保存できませんでした。',
   updateHeld: '変更は保存されていました。',
   markAllError: '一部の通知を既読にできませんでした。',

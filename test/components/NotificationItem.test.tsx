@@ -47,6 +47,33 @@ async function bellAndFeed() {
 }
 
 describe('NotificationItem', () => {
+  it('says "Notification" for one with neither subject nor content, and shows no button that says nothing; axe clean', async () => {
+    const { setup, items } = await itemsFor([
+      {
+        subject: '',
+        content: '  ',
+        cta: {
+          action: {
+            status: 'pending',
+            buttons: [
+              { type: 'primary', content: ' ' },
+              { type: 'secondary', content: 'Decline' },
+            ],
+          },
+        },
+      },
+    ])
+    const { container } = renderItem(items[0]!, setup)
+    const article = screen.getByRole('article', { name: 'Notification Unread' })
+    expect(within(article).getByRole('heading', { level: 3 }).textContent).toBe('Notification')
+    expect(
+      within(article)
+        .getAllByRole('button')
+        .map((b) => b.textContent || b.getAttribute('aria-label')),
+    ).toEqual(['Decline', 'Mark as read'])
+    await expectAccessible(container)
+  })
+
   it('shows subject, content, a relative time and the unread and unseen marks', async () => {
     const { setup, items } = await itemsFor([{ subject: 'Build failed', content: 'main is red' }])
     const { container } = renderItem(items[0]!, setup)

@@ -9,7 +9,7 @@ import { icon } from '../internal/icons'
 import { button, iconButton, ItemTime } from '../internal/parts'
 import { useUI, visuallyHidden } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
-import { plain } from '../internal/text'
+import { titleAndBody } from '../internal/text'
 import { safeUrl } from '../internal/url'
 import { itemActions } from './actions'
 import { Avatar } from './Avatar'
@@ -142,9 +142,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
       }
     })
 
-    const subject = plain(item.subject ?? '')
-    const title = subject || plain(item.content)
-    const body = subject ? plain(item.content) : ''
+    const { title, body } = titleAndBody(item, m.untitled)
     const titleId = `${id}-title`
     const bodyId = `${id}-body`
     const toggleLabel = read ? m.markAsUnread : m.markAsRead

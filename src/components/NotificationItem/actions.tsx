@@ -29,12 +29,12 @@ export function itemActions<P extends object>(
         <span>{plain(buttons.find((b) => b.type === action.result?.type)?.resultContent ?? '') || doneLabel}</span>
       </p>
     )
+  // A button that says nothing offers nothing a reader could choose: not shown.
+  const shown = buttons.filter((b) => plain(b.content).trim())
   return (
-    buttons.length > 0 && (
+    shown.length > 0 && (
       <div {...c(`${block}__actions`)}>
-        {buttons.map((b, i) =>
-          button(c, b.type, (event) => onAction?.(b, item, event), plain(b.content), undefined, i),
-        )}
+        {shown.map((b, i) => button(c, b.type, (event) => onAction?.(b, item, event), plain(b.content), undefined, i))}
       </div>
     )
   )

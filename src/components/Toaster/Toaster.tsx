@@ -4,7 +4,7 @@ import { useStore } from 'zustand'
 import type { FeedItem } from '../../api/types'
 import { CLOSE } from '../internal/glyphs'
 import { icon } from '../internal/icons'
-import { plain } from '../internal/text'
+import { titleAndBody } from '../internal/text'
 import { useFocusKeeper } from '../internal/focus'
 import { useUI } from '../internal/ui'
 import { ToastsAfter } from '../internal/uiCore'
@@ -118,6 +118,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
       <ol ref={setList} {...c('inbox-toaster__list')} aria-live={live ? 'polite' : undefined}>
         {toasts.map((toast) => {
           const { item } = toast
+          const shown = titleAndBody(item, m.untitled)
           // Each toast's buttons are described by its title: "Open" and "Dismiss" are alike in every toast.
           const title = id + toast.key
           return (
@@ -130,11 +131,11 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
               <Avatar item={item} alt={m.avatarAlt} c={c} />
               <div {...c('inbox-toast__main')}>
                 <p {...c('inbox-toast__title')} id={title} dir="auto">
-                  {plain(item.subject || item.content)}
+                  {shown.title}
                 </p>
-                {item.subject && (
+                {shown.body && (
                   <p {...c('inbox-toast__body')} dir="auto">
-                    {plain(item.content)}
+                    {shown.body}
                   </p>
                 )}
                 {onOpen && (

@@ -10,6 +10,16 @@ const DIRECTION_MARKS = /[\u202A-\u202E\u2066-\u2069]/g
 const MAX_LENGTH = 2000
 
 /**
+ * A notification's title and body as shown: the subject and the content; without a subject (or one of spaces),
+ * the content is the title; with neither, `untitled` ("Notification"), so that no heading or name is empty.
+ */
+export function titleAndBody(item: { subject?: string | null | undefined; content: string }, untitled: string) {
+  const subject = plain(item.subject ?? '').trim()
+  const content = plain(item.content).trim()
+  return subject ? { title: subject, body: content } : { title: content || untitled, body: '' }
+}
+
+/**
  * Untrusted text as it is shown: without the direction marks that could make it read as something else, and
  * cut after 2,000 characters with "…".
  */

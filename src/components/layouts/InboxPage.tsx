@@ -13,7 +13,7 @@ import { BACK } from '../internal/glyphs'
 import { icon, type IconProps } from '../internal/icons'
 import { ItemTime } from '../internal/parts'
 import { itemActions } from '../NotificationItem/actions'
-import { plain } from '../internal/text'
+import { titleAndBody } from '../internal/text'
 import { LiveRegion } from '../internal/liveRegion'
 import { UIContext, useUI } from '../internal/ui'
 import { ledgerOf } from '../../core/ledger'
@@ -154,7 +154,7 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
           // Named by the item shown; empty, it is no landmark (the list already bears the inbox's name). A
           // `renderDetail`'s has no heading of the kit's: the pane, named by the item's title, takes focus instead.
           aria-labelledby={item && !renderDetail ? `${titleId}-detail` : undefined}
-          aria-label={item && renderDetail ? plain(item.subject || item.content) : undefined}
+          aria-label={item && renderDetail ? titleAndBody(item, m.untitled).title : undefined}
           tabIndex={item && renderDetail ? -1 : undefined}
           data-state={item ? 'open' : 'empty'}
           {...tracksFocus}
@@ -217,8 +217,7 @@ function Detail<P extends object>({
   const { m, locale, c, sync } = useUI('InboxPage')
   const now = useNow()
   const href = safeUrl(item.cta?.data?.url)
-  const title = plain(item.subject || item.content)
-  const body = item.subject ? plain(item.content) : ''
+  const { title, body } = titleAndBody(item, m.untitled)
   return (
     <article {...c('inbox-detail__item')} data-unread={item.read ? undefined : ''}>
       <h2 ref={headingRef} id={id} tabIndex={-1} {...c('inbox-detail__title')} dir="auto">
