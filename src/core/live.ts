@@ -100,6 +100,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let unstream = () => {}
   /** The stream was refused: opened again after a look that works. */
   let relisten = false
+  /** A look has been answered. */
+  let answered = false
 
   // The code of the first refresh (the ledger, with its folding), fetched now, while the app's server is known
   // to answer: Chromium never fetches a module again once fetching it failed, so a first look during a short
@@ -174,8 +176,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     const before = sync.counts()[1]
     const force = reset
     reset = false
+    // The first look, or one after looks that failed: what failed to load meanwhile is asked for again.
+    const recovering = failures > 0 || !answered
     try {
       const changed = await refresh(force)
+      answered = true
+      if (recovering) reload()
       failures = 0
       paused = false
       if (relisten) listen()
@@ -196,6 +202,19 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     if (again) ((again = false), void look())
     else plan()
   }
+
+  /**
+   * What is shown but failed to load and holds nothing (a list or the settings whose first read came during an
+   * outage): a look refreshes only what holds data, and it would wait for a Try again.
+   */
+  const reload = () =>
+    void sync.queryClient
+      .refetchQueries({
+        queryKey: inboxKeys.all(subscriberId),
+        type: 'active',
+        predicate: (q) => q.state.status === 'error' && q.state.data === undefined && q.queryKey[2] !== 'admin',
+      })
+      .catch(() => {})
 
   function failed(error: Error) {
     retryIn = backoff(++failures)

@@ -117,6 +117,22 @@ describe('Feed', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getAllByRole('article')[0]))
   })
 
+  it('loads a list that failed during an outage once the live loop finds the service back, with no Try again', async () => {
+    const { service } = renderWithInbox(<Feed />, {
+      fixture: fixture(2),
+      // Down from the first request on: the list's first load fails, and so does the live loop's first look.
+      faults: [{ status: 503 }],
+      provider: { pollInterval: 100 },
+    })
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Notifications couldn’t be loaded')
+    // Past the live loop's first look (100 ms after it starts), which fails too.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 500)))
+    service.faults.clear()
+    // The next look (after its backoff, 1–2 s) answers: the list is asked for again.
+    await waitFor(() => expect(titles()).toEqual(['Subject 0', 'Subject 1']), { timeout: 5000 })
+  })
+
   it('threads items by a payload value that is an object: equal values form one thread, others apart', async () => {
     const prs = [
       { repo: 'kit', n: 1 },
