@@ -16,7 +16,7 @@ const SECONDS: Record<string, number> = {
   'test/layouts/focus.browser.test.ts': 34,
   'test/live/tabs.test.ts': 28,
   'test/a11y/a11y.browser.test.ts': 23,
-  'test/layouts/layouts.browser.test.ts': 33,
+  'test/layouts/layouts.browser.test.ts': 43,
   'test/push/hostile-stream.test.ts': 16,
   'test/components/feed.browser.test.ts': 15,
   'test/components/Inbox.test.tsx': 13,

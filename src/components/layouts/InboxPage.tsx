@@ -76,6 +76,11 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
   const listRef = useRef<HTMLElement>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
   const focusNext = useRef<string | null>(null)
+  /**
+   * The item the reader picked, whose heading takes focus once the detail shows it: at once, or when the app's
+   * router brings the selection back a moment later.
+   */
+  const picking = useRef<string | null>(null)
   const [, rerender] = useState(0)
   const [detail, setDetail] = useState<HTMLElement | null>(null)
   // The item the detail showed at the last render, and whether focus was last in the page.
@@ -92,10 +97,11 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
   useEffect(() => {
     let target = focusNext.current
     focusNext.current = null
+    const now = item?._id ?? null
+    if (picking.current !== null && picking.current === now) ((picking.current = null), (target = ''))
     // The app changed the selection (the browser's Back or Forward, a link of its own) and took the focused
     // element with it: the detail, or where one pane shows, the list (hidden, it loses focus a frame later).
     // Focus goes where the reader now is: the detail's heading, or the item whose detail went away, as with Escape.
-    const now = item?._id ?? null
     const lost = document.activeElement
     if (
       target === null &&
@@ -141,8 +147,8 @@ export const InboxPage = /* @__PURE__ */ forwardRef(function InboxPage<P extends
               selectedId={selected}
               onSelect={(next) => {
                 setPicked(next)
+                picking.current = next._id
                 setSelected(next._id)
-                focusNext.current = ''
               }}
             />
           </section>

@@ -48,13 +48,19 @@ const client = createInboxClient({
 })
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
 
-function Page({ initial = null }: { initial?: string | null }) {
+/** `late`: the selection comes back 80 ms after it is asked for, as a router's navigation does. */
+function Page({ initial = null, late = false }: { initial?: string | null; late?: boolean }) {
   const [selected, setSelected] = useState<string | null>(initial)
   // The app's own change of the selection (its router going back), as the tests make it.
   Object.assign(window, { __select: setSelected })
   return (
     <div style={{ height: '100vh' }}>
-      <InboxPage selectedId={selected} onSelect={setSelected} markSeenOnOpen={false} renderBody={markdownBody} />
+      <InboxPage
+        selectedId={selected}
+        onSelect={late ? (id) => setTimeout(() => setSelected(id), 80) : setSelected}
+        markSeenOnOpen={false}
+        renderBody={markdownBody}
+      />
     </div>
   )
 }
@@ -63,6 +69,8 @@ const scenario = location.hash.slice(1)
 const app =
   scenario === 'page' ? (
     <Page />
+  ) : scenario === 'page-late' ? (
+    <Page late />
   ) : scenario === 'page-missing' ? (
     // A link to a notification the feed does not hold (deleted since, or never the reader's).
     <Page initial={'f'.repeat(24)} />
