@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { Inbox, InboxProvider, type InboxMessages } from '../../src'
 import { INBOX_PATH } from './routes'
 import type { Directory } from './routes'
@@ -91,7 +91,6 @@ function Shell({
   const t = useDemoStrings()
   const me = directory?.subscribers.find((s) => s.subscriberId === subscriberId)
   const [inboxOpen, setInboxOpen] = useState(false)
-  const inbox = useRef<HTMLDivElement>(null)
   // The link of a notification the visitor followed: the demo has no page behind it, so it stays and says so.
   const [followed, setFollowed] = useState<string | null>(null)
   return (
@@ -126,16 +125,13 @@ function Shell({
             <span className="demo-visually-hidden">{t.darkTheme}</span>
           </button>
           <Inbox
-            ref={inbox}
             countKind="unread"
             open={inboxOpen}
             onOpenChange={setInboxOpen}
+            // The popover closes on its own, focus back on the bell.
             onNavigate={(url, _item, event) => {
               event.preventDefault()
-              setInboxOpen(false)
               setFollowed(url)
-              // Closed from here, not by Escape: focus would fall to the page's start, so it goes back to the bell.
-              inbox.current?.querySelector('button')?.focus()
             }}
           />
           <SubscriberSwitcher

@@ -77,6 +77,43 @@ describe('Inbox', () => {
     expect(document.activeElement).toBe(bell)
   })
 
+  it("closes when a notification's link is followed in the tab (the app's router taking it), not on a click that opens it elsewhere", async () => {
+    const followed: string[] = []
+    const { user } = renderWithInbox(
+      <Inbox
+        markSeenOnOpen={false}
+        onNavigate={(url, _item, event) => {
+          event.preventDefault()
+          followed.push(url)
+        }}
+      />,
+      {
+        fixture: buildFixture({
+          messages: messages(TEST_SUBSCRIBER_ID, 2, (i) => ({
+            subject: `Deploy ${i}`,
+            cta: { data: { url: `/deploys/${i}` } },
+          })),
+        }),
+      },
+    )
+    const { bell, dialog } = await openWithKeyboard(user)
+    const link = await within(dialog).findByRole('link', { name: 'Deploy 1' })
+    // Ctrl+click: a new tab in a browser; the popover stays.
+    await user.keyboard('{Control>}')
+    await user.click(link)
+    await user.keyboard('{/Control}')
+    expect(followed).toEqual(['/deploys/1'])
+    expect(screen.getByRole('dialog')).toBeTruthy()
+    // Enter on a row follows its link here: the popover closes, focus back on the bell.
+    within(dialog)
+      .getByRole('article', { name: /^Deploy 0/ })
+      .focus()
+    await user.keyboard('{Enter}')
+    expect(followed).toEqual(['/deploys/1', '/deploys/0'])
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(document.activeElement).toBe(bell)
+  })
+
   it('closes on a click outside', async () => {
     const { user } = renderWithInbox(
       <>

@@ -9,7 +9,7 @@ import type { InboxSync } from '../../core/sync'
 import type { InboxPanelProps } from './InboxPanel'
 import { InboxPanel } from './InboxPanel'
 import { InboxContent, PopoverContent } from './parts'
-import type { InboxPlacement } from './root'
+import { useRoot, type InboxPlacement } from './root'
 
 export { warmFormats } from '../../core/format'
 
@@ -29,9 +29,22 @@ export type PopoverProps = InboxPanelProps & {
   portal?: boolean | Element | undefined
 }
 
-/** The popover of `<Inbox>`: the dialog at its placement, holding the panel; in a portal when asked. */
+/**
+ * The popover of `<Inbox>`: the dialog at its placement, holding the panel; in a portal when asked. A link followed
+ * from it in this tab (the app's router taking it, or the browser) closes it, focus back on the bell: a click with
+ * a key that opens it elsewhere (a new tab or window) leaves it open.
+ */
 export function Popover({ placement, portal, ...panel }: PopoverProps): ReactElement {
-  const body = <InboxPanel {...panel} />
+  const { close } = useRoot('Inbox')
+  const body = (
+    <InboxPanel
+      {...panel}
+      onNavigate={(url, item, event) => {
+        panel.onNavigate?.(url, item, event)
+        if (!(event.ctrlKey || event.metaKey || event.shiftKey || event.button === 1)) close(true)
+      }}
+    />
+  )
   return portal ? (
     <InboxContent placement={placement} portal={portal}>
       {body}

@@ -109,7 +109,8 @@ triggerAll().then((ready) => {
           baseUrl="http://inbox.test"
           apiKey={service.apiKey}
           fetch={serviceFetch}
-          defaultOpen
+          // Held open: every link is followed in one visit, and following one would close it.
+          open
           markSeenOnOpen={false}
           pollInterval={0}
           limit={50}
