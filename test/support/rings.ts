@@ -1,30 +1,21 @@
 /** Focus rings as the eye sees them, in Chromium. */
 import type { Page } from 'playwright-core'
 
-/** The page's pixels in `clip` (CSS px at scale 1), as RGBA, decoded by the page's own image decoder. */
-async function pixels(page: Page, clip: { x: number; y: number; width: number; height: number }) {
-  const png = await page.screenshot({ clip })
-  return page.evaluate(async (base64) => {
-    const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob())
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
-    const context = canvas.getContext('2d')!
-    context.drawImage(bitmap, 0, 0)
-    return { width: bitmap.width, data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data) }
-  }, png.toString('base64'))
-}
-
 const PAD = 6
+
 /**
  * From the control focused now, up to `stops` Tab stops inside `within` (a selector): each one's name, and the
  * sides (if any) along which its focus ring does not show, found by comparing each stop's pixels while focused
  * with the same pixels once focus moved on. Along each side, the band from 6 px outside to 4 px inside the
- * control must have changed over a third of its length at least. Pages at a device scale of 1.
+ * control must have changed over a third of its length at least. Pages at a device scale of 1; motion is
+ * reduced for the walk, so that no transition is caught half way.
  */
 export async function walkRings(
   page: Page,
   within: string,
   stops: number,
 ): Promise<{ reached: string[]; cut: string[] }> {
+  await page.emulateMedia({ reducedMotion: 'reduce' })
   const cut: string[] = []
   const reached: string[] = []
   for (let i = 0; i < stops; i++) {
@@ -43,34 +34,45 @@ export async function walkRings(
     const clip = { x: Math.floor(box.x) - PAD, y: Math.floor(box.y) - PAD, width: 0, height: 0 }
     clip.width = Math.ceil(box.x + box.width) + PAD - clip.x
     clip.height = Math.ceil(box.y + box.height) + PAD - clip.y
-    const on = await pixels(page, clip)
+    const on = (await page.screenshot({ clip })).toString('base64')
     await page.keyboard.press('Tab')
-    // The control's own transitions (a ring that fades) are over before the second look.
-    await page.waitForTimeout(250)
-    const off = await pixels(page, clip)
-    const changed = (x: number, y: number) => {
-      const at = (y * on.width + x) * 4
-      return [0, 1, 2].some((c) => Math.abs(on.data[at + c]! - off.data[at + c]!) > 24)
-    }
-    const w = clip.width
-    const h = clip.height
-    const band = (along: number, across: [number, number], at: (a: number, b: number) => boolean) => {
-      let hits = 0
-      for (let a = PAD; a < along - PAD; a++) {
-        for (let b = across[0]; b < across[1]; b++)
-          if (at(a, b)) {
-            hits++
-            break
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    const off = (await page.screenshot({ clip })).toString('base64')
+    // Compared in the page, by its own image decoder: the share of each side's band that changed.
+    const sides = await page.evaluate(
+      async ({ on, off, pad }) => {
+        const decode = async (base64: string) => {
+          const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob())
+          const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!
+          context.drawImage(bitmap, 0, 0)
+          return context.getImageData(0, 0, bitmap.width, bitmap.height)
+        }
+        const [a, b] = await Promise.all([decode(on), decode(off)])
+        const { width: w, height: h } = a
+        const changed = (x: number, y: number) => {
+          const at = (y * w + x) * 4
+          return [0, 1, 2].some((c) => Math.abs(a.data[at + c]! - b.data[at + c]!) > 24)
+        }
+        const band = (along: number, across: [number, number], at: (i: number, j: number) => boolean) => {
+          let hits = 0
+          for (let i = pad; i < along - pad; i++) {
+            for (let j = across[0]; j < across[1]; j++)
+              if (at(i, j)) {
+                hits++
+                break
+              }
           }
-      }
-      return hits / Math.max(1, along - 2 * PAD)
-    }
-    const sides = {
-      top: band(w, [0, PAD + 4], (a, b) => changed(a, b)),
-      bottom: band(w, [h - PAD - 4, h], (a, b) => changed(a, b)),
-      left: band(h, [0, PAD + 4], (a, b) => changed(b, a)),
-      right: band(h, [w - PAD - 4, w], (a, b) => changed(b, a)),
-    }
+          return hits / Math.max(1, along - 2 * pad)
+        }
+        return {
+          top: band(w, [0, pad + 4], (i, j) => changed(i, j)),
+          bottom: band(w, [h - pad - 4, h], (i, j) => changed(i, j)),
+          left: band(h, [0, pad + 4], (i, j) => changed(j, i)),
+          right: band(h, [w - pad - 4, w], (i, j) => changed(j, i)),
+        }
+      },
+      { on, off, pad: PAD },
+    )
     const short = Object.entries(sides).filter(([, share]) => share < 1 / 3)
     if (short.length)
       cut.push(`${focused.name}: ${short.map(([side, share]) => `${side} ${share.toFixed(2)}`).join(', ')}`)
