@@ -4,6 +4,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query'
 import type { Criticality, InboxClient, SubscriberClient } from './api/types'
+import { devWarn } from './core/keys'
 import {
   countQueryOptions,
   feedQueryOptions,
@@ -60,11 +61,24 @@ export async function prefetchInbox(
     )
   }
   const deps: QueryDeps = { client, subscriberId }
+  const feeds = (options.feeds ?? [{}]).map((f) => feedQueryOptions(deps, f))
+  const reads = [
+    ...(options.counts === false ? [] : (['unread', 'unseen'] as const).map((k) => countQueryOptions(deps, k))),
+    ...(options.preferences ?? []).map((c) => preferencesQueryOptions(deps, c)),
+  ]
   await Promise.all([
-    ...(options.feeds ?? [{}]).map((f) => queryClient.prefetchInfiniteQuery(feedQueryOptions(deps, f))),
-    ...(options.counts === false
-      ? []
-      : (['unread', 'unseen'] as const).map((k) => queryClient.prefetchQuery(countQueryOptions(deps, k)))),
-    ...(options.preferences ?? []).map((c) => queryClient.prefetchQuery(preferencesQueryOptions(deps, c))),
+    ...feeds.map((o) => queryClient.prefetchInfiniteQuery(o)),
+    ...reads.map((o) => queryClient.prefetchQuery(o as never)),
   ])
+  // React Query keeps a failed prefetch to itself: the server's log says it (once per kind of failure), as the page
+  // renders without it and the browser asks for it again.
+  for (const { queryKey } of [...feeds, ...reads]) {
+    const error = queryClient.getQueryState(queryKey)?.error
+    if (error)
+      devWarn(
+        `inbox-kit: prefetchInbox could not load ${JSON.stringify(queryKey.slice(2))} of subscriber "${subscriberId}" ` +
+          `(${(error as { status?: number }).status ?? error.name}: ${error.message}); the page renders without it, ` +
+          'and the browser asks for it.',
+      )
+  }
 }

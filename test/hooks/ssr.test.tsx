@@ -1,6 +1,6 @@
 import { dehydrate } from '@tanstack/react-query'
 import { renderToString } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createInboxClient } from '../../src/api/client'
 import { prefetchInbox } from '../../src/server'
 import { useCounts } from '../../src/hooks/useCounts'
@@ -28,6 +28,26 @@ describe('server rendering (Node, no DOM)', () => {
     await expect(prefetchInbox(newQueryClient(), client, 'user-1')).rejects.toThrow(
       /^prefetchInbox needs a client with an absolute baseUrl on a server .*; got "\/api\/inbox"\.$/,
     )
+  })
+
+  it('says in the server log what it could not load, once per kind of failure, and renders without it', async () => {
+    const h = setup({ fixture: feedFixture(3) })
+    // The first two reads fail (the feed's first page, then the unread count, a page of one), the rest answer.
+    h.service.faults.add({ path: /notifications\/feed$/, status: 503, times: 2 })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const queryClient = newQueryClient()
+      await prefetchInbox(queryClient, h.client, 'user-1')
+      await prefetchInbox(newQueryClient(), h.client, 'user-1')
+      const said = warn.mock.calls.map(([message]) => String(message))
+      expect(said).toHaveLength(2)
+      expect(said[0]).toMatch(/^inbox-kit: prefetchInbox could not load \["feed",.* of subscriber "user-1" \(503: /)
+      expect(said[1]).toMatch(/could not load \["count","unread"\]/)
+      // The unseen count came: the page renders it, and the browser asks for the rest.
+      expect(dehydrate(queryClient).queries.map((q) => q.queryKey.slice(2))).toEqual([['count', 'unseen']])
+    } finally {
+      warn.mockRestore()
+    }
   })
 
   it('renders the provider and hooks without window, document or storage', async () => {
