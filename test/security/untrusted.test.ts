@@ -151,6 +151,11 @@ function inspect(): string[] {
     }
   }
   if (document.documentElement.scrollWidth > window.innerWidth) problems.push('the page scrolls sideways')
+  // However long the text, a row stays a few lines tall: four of title, three of body, its buttons' labels few.
+  for (const row of dialog.querySelectorAll<HTMLElement>('[data-inbox-item]')) {
+    const height = row.getBoundingClientRect().height
+    if (height > 400) problems.push(`a row ${Math.round(height)} px tall: ${row.textContent!.slice(0, 40)}`)
+  }
   return problems
 }
 
