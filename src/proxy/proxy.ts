@@ -195,6 +195,9 @@ function errorBody(status: number, path: string, message: string): ErrorShape {
   return { statusCode: status, timestamp: new Date().toISOString(), path, message, error: reason(status) }
 }
 
+/** Every answer is what its content type says: a browser never takes a JSON body for a page or a script. */
+const NO_SNIFF = { 'x-content-type-options': 'nosniff' }
+
 /** An answer in the service's error shape. */
 function errorResponse(
   status: number,
@@ -205,7 +208,12 @@ function errorResponse(
 ): Response {
   return new Response(JSON.stringify({ ...errorBody(status, path, message), ...(errors && { errors }) }), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    headers: {
+      ...NO_SNIFF,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    },
   })
 }
 
@@ -745,7 +753,7 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
       )
       return errorResponse(502, path, 'The notification service refused the request of the proxy.')
     }
-    const out = new Headers({ 'cache-control': 'no-store' })
+    const out = new Headers({ ...NO_SNIFF, 'cache-control': 'no-store' })
     for (const name of RESPONSE_HEADERS) {
       const value = response.headers.get(name)
       if (value !== null) out.set(name, redact(value))

@@ -155,7 +155,8 @@ export function bearerTokenAuth(
 ): (request: Request) => Promise<VerifiedSubscriberToken | null> {
   void hmacKey(secret)
   return async (request) => {
-    const match = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(request.headers.get('authorization') ?? '')
+    // The scheme in any case, as HTTP has it (`bearer`, `BEARER`).
+    const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(request.headers.get('authorization') ?? '')
     if (!match) return null
     return verifySubscriberToken(match[1]!, secret, options)
   }

@@ -33,6 +33,9 @@ describe('createInboxProxy: what it forwards', () => {
     const viaProxy = await call('user-1', `${FEED}?limit=3`)
     expect(viaProxy.status).toBe(200)
     expect(await viaProxy.json()).toEqual(await direct.json())
+    // Personal data: kept by no cache, and never taken for anything but the JSON it is.
+    expect(viaProxy.headers.get('cache-control')).toBe('no-store')
+    expect(viaProxy.headers.get('x-content-type-options')).toBe('nosniff')
 
     const prefs = await call('user-1', `${PREFS}?criticality=all`)
     expect(prefs.status).toBe(200)
@@ -669,7 +672,12 @@ describe('createInboxProxy: when the service fails', () => {
 
     service.faults.add({ path: FEED, status: 503, times: 1 })
     const unavailable = await call('user-1', FEED)
+    expect(unavailable.headers.get('x-content-type-options')).toBe('nosniff')
     await expectError(unavailable, 503)
+    // The proxy's own refusals too.
+    expect(
+      (await call('user-1', '/v1/subscribers/user-2/notifications/feed')).headers.get('x-content-type-options'),
+    ).toBe('nosniff')
   })
 
   it('relays the service’s 422 for a repeated query parameter, with the browser’s path and the field named', async () => {

@@ -116,15 +116,18 @@ describe('subscriber tokens', () => {
     )
   })
 
-  it('bearerTokenAuth reads only a well-formed Bearer header', async () => {
+  it('bearerTokenAuth reads only a well-formed Bearer header, its scheme in any case as HTTP has it', async () => {
     const authenticate = bearerTokenAuth(SECRET, { now: at(T0) })
     const token = await createSubscriberToken('user-1', SECRET, { expiresIn: 60, now: at(T0) })
     const request = (authorization?: string) =>
       new Request('http://app.test/api/inbox', authorization ? { headers: { authorization } } : {})
     expect(await authenticate(request(`Bearer ${token}`))).toEqual({ subscriberId: 'user-1', expiresAt: T0 + 60_000 })
     expect(await authenticate(request())).toBeNull()
-    expect(await authenticate(request(`bearer ${token}`))).toBeNull()
-    expect(await authenticate(request(`Bearer  ${token}`))).toBeNull()
+    const user = { subscriberId: 'user-1', expiresAt: T0 + 60_000 }
+    expect(await authenticate(request(`bearer ${token}`))).toEqual(user)
+    expect(await authenticate(request(`BEARER  ${token}`))).toEqual(user)
+    expect(await authenticate(request(`Bearer${token}`))).toBeNull()
+    expect(await authenticate(request('Bearer '))).toBeNull()
     expect(await authenticate(request(`Basic ${token}`))).toBeNull()
     expect(await authenticate(request(`Bearer ${token}, Bearer ${token}`))).toBeNull()
     expect(await authenticate(request('ApiKey demo-secret-key'))).toBeNull()
