@@ -10,7 +10,7 @@ import { SendPanel } from './panels/SendPanel'
 import { SubscriberSwitcher } from './panels/SubscriberSwitcher'
 import { TopicsPanel } from './panels/TopicsPanel'
 import { DemoAuthContext, fetchDirectory, signIn } from './session'
-import { useDemoSettings } from './settings'
+import { DEFAULT_SUBSCRIBER, useDemoSettings } from './settings'
 import type { DemoSettings } from './settings'
 import { useDemoStrings } from './strings'
 
@@ -41,9 +41,20 @@ export function App() {
   const auth = useMemo(() => signIn(subscriberId), [subscriberId])
 
   // Loaded once: any signed-in subscriber may read it, and switching must not reset the panels.
-  const [firstAuth] = useState(auth)
+  const [firstAuth, setFirstAuth] = useState(auth)
+  // A link (or a stored choice) naming a subscriber the demo does not have: signed in as the default one instead,
+  // and said so, rather than a page that cannot sign in.
+  const [unknown, setUnknown] = useState<string | null>(null)
   useEffect(() => {
-    fetchDirectory(firstAuth).then(setDirectory, (error: Error) => setLoadError(error.message))
+    fetchDirectory(firstAuth).then(setDirectory, (error: Error) => {
+      if (/\(404\)$/.test(error.message) && subscriberId !== DEFAULT_SUBSCRIBER) {
+        setUnknown(subscriberId)
+        update({ subscriberId: DEFAULT_SUBSCRIBER })
+        setFirstAuth(signIn(DEFAULT_SUBSCRIBER))
+      } else setLoadError(error.message)
+    })
+    // Only when the sign-in it reads with changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstAuth])
 
   // Strings other than English are a separate module each, loaded when chosen.
@@ -69,7 +80,7 @@ export function App() {
         locale={locale}
         messages={messages?.lang === locale ? messages : undefined}
       >
-        <Shell settings={settings} update={update} directory={directory} loadError={loadError} />
+        <Shell settings={settings} update={update} directory={directory} loadError={loadError} unknown={unknown} />
       </InboxProvider>
     </DemoAuthContext>
   )
@@ -81,28 +92,45 @@ function Shell({
   update,
   directory,
   loadError,
+  unknown,
 }: {
   settings: DemoSettings
   update: (change: Partial<DemoSettings>) => void
   directory: Directory | null
   loadError: string | null
+  unknown: string | null
 }) {
   const { subscriberId, theme, locale } = settings
   const t = useDemoStrings()
   const me = directory?.subscribers.find((s) => s.subscriberId === subscriberId)
   const [inboxOpen, setInboxOpen] = useState(false)
-  // The link of a notification the visitor followed: the demo has no page behind it, so it stays and says so.
+  // The link of a notification the visitor followed (the demo has no page behind it, so it stays and says so), or
+  // the action button pressed (the demo has no backend behind it).
   const [followed, setFollowed] = useState<string | null>(null)
+  const [acted, setActed] = useState<string | null>(null)
+  // The section of the console the address points at, for the header's links.
+  const [section, setSection] = useState(() => location.hash || '#send')
+  useEffect(() => {
+    const follow = () => setSection(location.hash || '#send')
+    addEventListener('hashchange', follow)
+    return () => removeEventListener('hashchange', follow)
+  }, [])
   return (
     <div className="demo-shell">
       <header className="demo-header">
         <Logo />
         <nav className="demo-nav" aria-label={t.mainNav}>
-          <a href="#send" aria-current="page">
-            {t.navNotifications}
-          </a>
-          <a href="#integrations">{t.navIntegrations}</a>
-          <a href="#topics">{t.navTopics}</a>
+          {(
+            [
+              ['#send', t.navNotifications],
+              ['#integrations', t.navIntegrations],
+              ['#topics', t.navTopics],
+            ] as const
+          ).map(([href, label]) => (
+            <a key={href} href={href} aria-current={section === href ? 'location' : undefined}>
+              {label}
+            </a>
+          ))}
         </nav>
         <div className="demo-header-tools">
           <label className="demo-select">
@@ -131,8 +159,14 @@ function Shell({
             // The popover closes on its own, focus back on the bell.
             onNavigate={(url, _item, event) => {
               event.preventDefault()
+              setActed(null)
               setFollowed(url)
             }}
+            onAction={(button, item) => {
+              setFollowed(null)
+              setActed(`${button.content} · ${item.subject ?? item.content}`)
+            }}
+            toasts
           />
           <SubscriberSwitcher
             subscribers={directory?.subscribers ?? []}
@@ -151,6 +185,16 @@ function Shell({
             {followed && (
               <>
                 {t.followed} <code dir="ltr">{followed}</code>
+              </>
+            )}
+            {acted && (
+              <>
+                {t.acted} <strong>{acted}</strong>
+              </>
+            )}
+            {unknown && !followed && !acted && (
+              <>
+                {t.unknownSubscriber} <code dir="ltr">{unknown}</code>
               </>
             )}
           </p>

@@ -8,7 +8,10 @@ export interface DemoSettings {
   locale: DemoLocale
 }
 
-const DEFAULTS: DemoSettings = { subscriberId: 'demo-user', theme: 'light', locale: 'en' }
+/** Who the demo signs in as unless told otherwise. */
+export const DEFAULT_SUBSCRIBER = 'demo-user'
+
+const DEFAULTS: DemoSettings = { subscriberId: DEFAULT_SUBSCRIBER, theme: 'light', locale: 'en' }
 
 function read(): DemoSettings {
   const params = new URLSearchParams(location.search)

@@ -1,5 +1,5 @@
 import { createService, createWebhookSecret, demoFixture } from '../../server'
-import type { Fixture, Service, ServiceOptions, WorkflowRecord } from '../../server'
+import type { Fixture, MessageRecord, Service, ServiceOptions, WorkflowRecord } from '../../server'
 import { HttpError, errorBody } from '../../server/http'
 import type { JsonObject } from '../../src/api/types'
 import { BodyTooLarge, readBody } from '../../src/proxy/body'
@@ -108,16 +108,17 @@ function samplePayload(templates: string[], example: JsonObject = {}): JsonObjec
   return payload
 }
 
-/** A payload for a workflow, valued like its latest message in the fixture when there is one. */
+/**
+ * A payload for a workflow, valued like its oldest message when there is one: one of the fixture's, never what a
+ * visitor sent since (an empty or junk payload would become everyone's sample).
+ */
 function payloadFor(service: Service, workflow: WorkflowRecord): JsonObject {
   const templates = workflow.steps.flatMap((s) => [s.subject ?? '', s.content ?? '', s.cta?.url ?? '', s.avatar ?? ''])
-  for (const subscriber of service.state.subscribers()) {
-    const message = service.state
-      .messages(subscriber.subscriberId)
-      .find((m) => m.templateIdentifier === workflow.identifier)
-    if (message) return samplePayload(templates, message.payload)
-  }
-  return samplePayload(templates)
+  let oldest: MessageRecord | undefined
+  for (const subscriber of service.state.subscribers())
+    for (const m of service.state.messages(subscriber.subscriberId))
+      if (m.templateIdentifier === workflow.identifier && (!oldest || m.createdAt < oldest.createdAt)) oldest = m
+  return samplePayload(templates, oldest?.payload)
 }
 
 function directory(service: Service, environments: Record<string, string>): Directory {

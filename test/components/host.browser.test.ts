@@ -330,6 +330,45 @@ describe('the window resized with the inbox open', () => {
   })
 })
 
+describe('switches in each theme', () => {
+  for (const theme of ['light', 'dark'])
+    it(`tell on from off at 3:1 at least: the thumb against the track, the track against the panel (${theme})`, async () => {
+      const page = await open(BAR, theme)
+      await page.locator('.inbox-bell').click()
+      await page.getByRole('button', { name: 'Notification settings' }).click()
+      await page.locator('.inbox-switch__input').first().waitFor()
+      const ratios = await page.evaluate(() => {
+        const rgb = (color: string) =>
+          color
+            .match(/[\d.]+/g)!
+            .slice(0, 3)
+            .map(Number)
+        const luminance = (color: string) => {
+          const [r, g, b] = rgb(color).map((v) =>
+            v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4,
+          )
+          return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+        }
+        const contrast = (a: string, b: string) => {
+          const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+          return (hi! + 0.05) / (lo! + 0.05)
+        }
+        const panel = getComputedStyle(document.querySelector('[role="dialog"]')!).backgroundColor
+        return ['checked', 'not(:checked)'].map((state) => {
+          const input = document.querySelector(`.inbox-switch__input:${state}:not(:disabled)`)!
+          const track = getComputedStyle(input).backgroundColor
+          const thumb = getComputedStyle(input, '::before').backgroundColor
+          return { state, thumb: contrast(thumb, track), track: contrast(track, panel) }
+        })
+      })
+      for (const { state, thumb, track } of ratios) {
+        expect(thumb, `${state}: thumb on track`).toBeGreaterThanOrEqual(3)
+        expect(track, `${state}: track on panel`).toBeGreaterThanOrEqual(3)
+      }
+      await page.close()
+    })
+})
+
 describe("the app's rules for elements", () => {
   it('leave headings, icons and title links as the inbox draws them, in the dark theme', async () => {
     const page = await open(

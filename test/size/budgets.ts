@@ -54,12 +54,15 @@
  * the feed that take a subscriber not known yet as an empty inbox, and the development warnings, are in it).
  * Then 5.39 kB of CSS (+21 B): a tab's focus ring drawn inside it (the list below covered its lower edge), and
  * the day labels, the bell's badge and the tabs' counts growing with the text size (cut off at 28 px before).
+ * On 2026-11-27 again, 5.405 kB of CSS (+14 B; budget 5,450): forced colors' focus outline weighing as much as
+ * the rule it overrides, room for the ring when Tab scrolls a control into view, a row's title and action labels
+ * clamped (a 5,000-letter subject made a row 2,000 px tall), and the switch's thumb at 3:1 on the dark theme's track.
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
   inboxLazy: 33_400,
-  css: 5_400,
+  css: 5_450,
   hooks: 19_400,
   /** Each locale other than English, imported on demand (1.5 KiB). */
   locale: 1_536,

@@ -91,7 +91,11 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
       const results =
         count === 1 ? [await trigger(body)] : await bulkTrigger({ events: Array.from({ length: count }, () => body) })
       const to =
-        audience === 'me' ? t.toYou : audience === 'topic' ? t.toTopicNamed(topicKey) : t.toCount(several.length)
+        audience === 'me'
+          ? t.toYou
+          : audience === 'topic'
+            ? t.toTopicNamed(directory?.topics.find((x) => x.key === topicKey)?.name ?? topicKey)
+            : t.toCount(several.length)
       setBatches((b) => [{ id: Date.now(), workflow: workflow.name, to, results }, ...b].slice(0, 5))
     } catch (error) {
       setSendError(errorText(error))
@@ -192,13 +196,19 @@ export function SendPanel({ directory, subscriberId }: { directory: Directory | 
               max={MAX_BULK}
               value={Number.isNaN(count) ? '' : count}
               aria-invalid={!countValid}
+              aria-describedby={countValid ? undefined : `${ids}-times-error`}
               onChange={(e) => setCount(e.target.valueAsNumber)}
             />
           </label>
           <button type="submit" className="demo-button demo-button-primary" disabled={!canSend}>
-            {pending ? t.sending : count > 1 ? t.sendBulk(count) : t.send}
+            {pending ? t.sending : countValid && count > 1 ? t.sendBulk(count) : t.send}
           </button>
         </div>
+        {!countValid && (
+          <small id={`${ids}-times-error`} className="demo-field-error">
+            {t.timesInvalid(MAX_BULK)}
+          </small>
+        )}
         {sendError && (
           <p role="alert" className="demo-field-error">
             {sendError}
