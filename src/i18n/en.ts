@@ -1,6 +1,6 @@
 import type { InboxMessages } from './types'
 
-/** The strings of what renders from the first paint: the bell, the live region, the popover's failure. */
+/** The strings of what renders from the first paint: the bell, the live region, the popover's failure or wait. */
 export type CoreMessages = Pick<
   InboxMessages,
   | 'lang'
@@ -15,6 +15,7 @@ export type CoreMessages = Pick<
   | 'updateHeld'
   | 'errorTitle'
   | 'retry'
+  | 'troubleOffline'
 >
 
 /**
@@ -33,4 +34,5 @@ export const enCore: CoreMessages = {
   updateError: 'The change couldn’t be saved.',
   updateHeld: 'The change was saved after all.',
   bellUnavailable: 'Notifications, counts unavailable',
+  troubleOffline: 'You’re offline. Notifications will update when you’re back online.',
 }

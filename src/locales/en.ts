@@ -60,7 +60,6 @@ export const en: InboxMessages = {
   troubleNotFound: 'This inbox wasn’t found. Its address may be wrong.',
   troubleUnavailable: 'The notification service is unavailable.',
   retryingIn: 'Retrying in {count} s.',
-  troubleOffline: 'You’re offline. Notifications will update when you’re back online.',
   troubleMalformed: 'The notification service sent something unexpected.',
   retryNow: 'Try now',
   toastsLabel: 'New notifications',

@@ -174,15 +174,18 @@ const InboxView = forwardRef(function InboxView(
 function LazyPopover(props: PopoverProps): ReactElement | null {
   const { m, c } = useCoreUI('Inbox')
   const { contentId } = useRoot('Inbox')
-  const [loaded, failed, retry] = useLoaded(popover)
+  const [loaded, failed, retry, offline] = useLoaded(popover)
   if (loaded) return <loaded.Popover {...props} />
+  // Offline, it opens by itself once the network is back: nothing to try again.
   return failed ? (
     <div id={contentId} {...c('inbox-popover')} data-placement={props.placement ?? 'bottom-end'} role="alert">
-      <div {...c('inbox-state')} data-state="error">
-        <p {...c('inbox-state__title')}>{m.errorTitle}</p>
-        <button type="button" {...c('inbox-button')} data-variant="secondary" onClick={retry}>
-          {m.retry}
-        </button>
+      <div {...c('inbox-state')} data-state={offline ? 'offline' : 'error'}>
+        <p {...c('inbox-state__title')}>{offline ? m.troubleOffline : m.errorTitle}</p>
+        {!offline && (
+          <button type="button" {...c('inbox-button')} data-variant="secondary" onClick={retry}>
+            {m.retry}
+          </button>
+        )}
       </div>
     </div>
   ) : null

@@ -15,9 +15,10 @@ export function loader<T>(load: () => Promise<T>): Loader<T> {
 
 /**
  * The module, at once when it is already there; else fetched, rendering again when it comes. Also whether
- * fetching it failed, and a function that tries again; a failure while offline tries again once back online.
+ * fetching it failed, a function that tries again, and whether it failed for being offline (it tries again by
+ * itself once back online).
  */
-export function useLoaded<T>(l: Loader<T>): [T | undefined, boolean, () => void] {
+export function useLoaded<T>(l: Loader<T>): [T | undefined, boolean, () => void, boolean] {
   const [state, setState] = useState<{ module?: T; failed?: boolean; offline?: boolean }>({})
   const module = state.module ?? l.module
   const { failed, offline } = state
@@ -41,5 +42,5 @@ export function useLoaded<T>(l: Loader<T>): [T | undefined, boolean, () => void]
       live = false
     }
   }, [l, module, failed, offline])
-  return [module, !!failed, () => setState({})]
+  return [module, !!failed, () => setState({}), !!failed && !!offline]
 }
