@@ -249,7 +249,7 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
         page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
       // A tablet's width too: the header's links and tools together need more room than the phone's rules leave.
       const runsOff: number[] = []
-      for (let w = 560; w <= 1280; w += 40) {
+      for (let w = 560; w <= 1280; w += 80) {
         await page.setViewportSize({ width: w, height: 760 })
         if (await overflow()) runsOff.push(w)
       }
@@ -438,10 +438,9 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
 
   it('has no axe violations with the inbox open, light and dark, left-to-right and right-to-left', async () => {
     const found: string[] = []
+    // Each theme and each direction once: the rules of a theme are the same whichever way the text runs.
     for (const [theme, locale] of [
       ['light', 'en'],
-      ['dark', 'en'],
-      ['light', 'ar'],
       ['dark', 'ar'],
     ] as const) {
       const page = await openDemo(run, 'demo-user', { theme, locale })

@@ -575,7 +575,7 @@ for (const viaProxy of [false, true])
         { body: WRONG_SHAPE },
         { latency: TIMEOUT * 3 },
       ]
-      for (let round = 0; round < 30; round++) {
+      for (let round = 0; round < 20; round++) {
         kit.service.faults.clear()
         for (let n = 1 + Math.floor(random() * 3); n > 0; n--) {
           const kind = kinds[Math.floor(random() * kinds.length)]!
