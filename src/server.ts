@@ -62,17 +62,16 @@ export async function prefetchInbox(
   }
   const deps: QueryDeps = { client, subscriberId }
   const feeds = (options.feeds ?? [{}]).map((f) => feedQueryOptions(deps, f))
-  const reads = [
-    ...(options.counts === false ? [] : (['unread', 'unseen'] as const).map((k) => countQueryOptions(deps, k))),
-    ...(options.preferences ?? []).map((c) => preferencesQueryOptions(deps, c)),
-  ]
+  const counts = options.counts === false ? [] : (['unread', 'unseen'] as const).map((k) => countQueryOptions(deps, k))
+  const preferences = (options.preferences ?? []).map((c) => preferencesQueryOptions(deps, c))
   await Promise.all([
     ...feeds.map((o) => queryClient.prefetchInfiniteQuery(o)),
-    ...reads.map((o) => queryClient.prefetchQuery(o as never)),
+    ...counts.map((o) => queryClient.prefetchQuery(o)),
+    ...preferences.map((o) => queryClient.prefetchQuery(o)),
   ])
   // React Query keeps a failed prefetch to itself: the server's log says it (once per kind of failure), as the page
   // renders without it and the browser asks for it again.
-  for (const { queryKey } of [...feeds, ...reads]) {
+  for (const { queryKey } of [...feeds, ...counts, ...preferences]) {
     const error = queryClient.getQueryState(queryKey)?.error
     if (error)
       devWarn(

@@ -139,12 +139,13 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
   const client = useMemo(() => given ?? createSubscriberClient(clientOptions!), [given, clientOptions])
   const [own] = useState(() => {
     if (props.queryClient) return undefined
+    const make = () => new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    // Not on a server, where nothing mounts to take it out again.
+    if (typeof window !== 'object') return make()
     const key = JSON.stringify([subscriberId, baseUrl, initialState ?? null])
     const found = mounting.get(key)
-    const made =
-      found && found[1] === given ? found[0] : new QueryClient({ defaultOptions: { queries: { retry: false } } })
-    // Not on a server, where nothing mounts to take it out again.
-    if (typeof window === 'object') mounting.set(key, [made, given])
+    const made = found && found[1] === given ? found[0] : make()
+    mounting.set(key, [made, given])
     return made
   })
   const queryClient = props.queryClient ?? own!

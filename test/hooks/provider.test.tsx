@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { dehydrate, useSuspenseQuery } from '@tanstack/react-query'
 import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react'
-import { Suspense, useState } from 'react'
+import { Suspense, useState, type ReactElement } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { Bell } from '../../src/components/Bell/Bell'
@@ -223,6 +223,16 @@ function OtherCount() {
   return counts.isLoading ? 'loading' : String(counts.unread)
 }
 
+/** The server's `html` in the page, hydrated with `ui` as a browser would: what React could not hydrate is kept. */
+async function hydrate(html: string, ui: ReactElement) {
+  const container = document.createElement('div')
+  container.innerHTML = html
+  document.body.appendChild(container)
+  const recoverable: unknown[] = []
+  const root = await act(async () => hydrateRoot(container, ui, { onRecoverableError: (e) => recoverable.push(e) }))
+  return { container, root, recoverable }
+}
+
 describe('server rendering and hydration', () => {
   it('renders on the server with prefetched data and hydrates without asking again', async () => {
     const h = setup({ fixture: feedFixture(4, (i) => ({ read: i >= 1, seen: i >= 2 })) })
@@ -240,18 +250,11 @@ describe('server rendering and hydration', () => {
     // What a server would embed in the page.
     const state = JSON.parse(JSON.stringify(dehydrate(serverClient)))
 
-    const container = document.createElement('div')
-    container.innerHTML = html
-    document.body.appendChild(container)
-    const recoverable: unknown[] = []
-    const root = await act(async () =>
-      hydrateRoot(
-        container,
-        <InboxProvider subscriberId="user-1" client={h.client} initialState={state}>
-          <Probe />
-        </InboxProvider>,
-        { onRecoverableError: (e) => recoverable.push(e) },
-      ),
+    const { container, root, recoverable } = await hydrate(
+      html,
+      <InboxProvider subscriberId="user-1" client={h.client} initialState={state}>
+        <Probe />
+      </InboxProvider>,
     )
     // Past the live loop's election (it ends 50–100 ms after it starts): no data is asked for again, and no
     // event stream of the API, which has none (the client talks to it with an API key).
@@ -286,13 +289,7 @@ describe('server rendering and hydration', () => {
     expect(html).toContain('<p data-testid="other">loading</p>')
     const state = JSON.parse(JSON.stringify(dehydrate(serverClient)))
 
-    const container = document.createElement('div')
-    container.innerHTML = html
-    document.body.appendChild(container)
-    const recoverable: unknown[] = []
-    const root = await act(async () =>
-      hydrateRoot(container, app({ initialState: state }, {}), { onRecoverableError: (e) => recoverable.push(e) }),
-    )
+    const { container, root, recoverable } = await hydrate(html, app({ initialState: state }, {}))
     expect(recoverable).toEqual([])
     await waitFor(() => expect(container.querySelector('[data-testid="other"]')?.textContent).toBe('1'))
     expect(container.querySelector('[data-testid="count"]')?.textContent).toBe('1/2')

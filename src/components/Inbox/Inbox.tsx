@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useRef, useState } from 'react'
+import { forwardRef, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { HTMLAttributes, ReactElement, ReactNode, Ref, RefAttributes, RefObject } from 'react'
 import type { JsonObject } from '../../api/types'
@@ -10,7 +10,7 @@ import type { InboxPanelProps } from './InboxPanel'
 import { PANEL_KEYS } from './panelProps'
 import { Bell } from '../Bell/Bell'
 import { renderRoot, triggerProps, useRoot, useRootState } from './root'
-import { ToastsAfter, useCoreUI } from '../internal/uiCore'
+import { ToastsAfter, useCoreUI, useToaster } from '../internal/uiCore'
 import { loader, useLoaded } from '../internal/lazy'
 import type { ToasterProps } from '../Toaster/Toaster'
 import type { InboxPlacement } from './root'
@@ -204,10 +204,7 @@ function LazyToaster(props: ToasterProps): ReactElement | null {
   const [after, setAfter] = useState(() => sync.store.getState().arrived)
   const [of, setOf] = useState(sync)
   if (of !== sync) (setOf(sync), setAfter(sync.store.getState().arrived))
-  useEffect(() => {
-    sync.store.setState((s) => ({ toasters: s.toasters + 1 }))
-    return () => sync.store.setState((s) => ({ toasters: s.toasters - 1 }))
-  }, [sync])
+  useToaster(sync)
   return Toaster
     ? createPortal(
         <div {...attrs}>

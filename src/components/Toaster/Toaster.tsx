@@ -7,7 +7,7 @@ import { icon } from '../internal/icons'
 import { titleAndBody } from '../internal/text'
 import { useFocusKeeper } from '../internal/focus'
 import { useUI } from '../internal/ui'
-import { ToastsAfter } from '../internal/uiCore'
+import { ToastsAfter, useToaster } from '../internal/uiCore'
 import { ledgerOf } from '../../core/ledger'
 import { Avatar } from '../NotificationItem/Avatar'
 
@@ -57,11 +57,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
   // Another subscriber: none of the previous one's toasts, from the first frame on.
   const [of, setOf] = useState(sync)
   if (of !== sync) (setOf(sync), setToasts([]))
-  // Counted in the provider, so that new notifications are fetched only while some tab shows toasts.
-  useEffect(() => {
-    sync.store.setState((s) => ({ toasters: s.toasters + 1 }))
-    return () => sync.store.setState((s) => ({ toasters: s.toasters - 1 }))
-  }, [sync])
+  useToaster(sync)
 
   useEffect(() => {
     if (!arrived || arrived === seen.current) return

@@ -7,7 +7,7 @@ import { createContext, useContext, useEffect, useLayoutEffect, useMemo } from '
 import type { CSSProperties } from 'react'
 import { enCore, type CoreMessages } from '../../i18n/en'
 import { useInboxScope, type InboxScope } from '../../provider/context'
-import type { SyncState } from '../../core/sync'
+import type { InboxSync, SyncState } from '../../core/sync'
 
 interface UIContextValue {
   /** Set inside another component of the kit: its root already carries the theme and token attributes. */
@@ -20,6 +20,14 @@ interface UIContextValue {
  * toaster, once there, shows what arrived after that.
  */
 export const ToastsAfter = /* @__PURE__ */ createContext<SyncState['arrived'] | undefined>(undefined)
+
+/** Counts a toaster in this tab while mounted: the live loop fetches arrivals only while some tab shows toasts. */
+export function useToaster(sync: InboxSync): void {
+  useEffect(() => {
+    sync.store.setState((s) => ({ toasters: s.toasters + 1 }))
+    return () => sync.store.setState((s) => ({ toasters: s.toasters - 1 }))
+  }, [sync])
+}
 
 /** Shared by a component of the kit with the parts it renders. */
 export const UIContext = /* @__PURE__ */ createContext<UIContextValue>({ nested: false, unstyled: false })
