@@ -50,6 +50,8 @@ export interface SyncState {
   source: 'stream' | 'poll'
   /** Toasters shown in this tab: new items are fetched for them (and for `onNotification`) only. */
   toasters: number
+  /** Grows after each change of a count or a list in the cache (see `watch`). */
+  rev: number
 }
 
 /** The last look for news failed: why, and when the next one goes (`null`: not until something changes). */
@@ -114,6 +116,7 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     arrived: null,
     source: 'poll',
     toasters: 0,
+    rev: 0,
   }))
   const listeners: ((message: TabMessage) => void)[] = []
   let ledger: Promise<Ledger> | undefined
@@ -151,6 +154,24 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
               return l.ready().then(() => l)
             })
             .catch(forget)),
+
+    /**
+     * React Query tells its hooks of a change a task later, while a part rendered meanwhile for its own reason (a tab
+     * clicked) reads the cache as it is: a frame could show a new count beside an old one. The hooks of counts and
+     * lists also read `rev`, which grows in a microtask after the change, so that all of them render it in one pass
+     * before the browser paints. Returns the unsubscribe.
+     */
+    watch(): () => void {
+      let queued = false
+      return queryClient.getQueryCache().subscribe((e) => {
+        const [root, id, kind] = e.query.queryKey as readonly unknown[]
+        if (queued || e.type !== 'updated' || root !== 'inbox' || id !== subscriberId) return
+        if ((kind === 'count' || kind === 'feed') && /^(success|error|setState)$/.test(e.action.type)) {
+          queued = true
+          queueMicrotask(() => ((queued = false), store.setState((s) => ({ rev: s.rev + 1 }))))
+        }
+      })
+    },
 
     /** Resolves once no write is on its way. */
     idle: () =>

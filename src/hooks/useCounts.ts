@@ -29,6 +29,8 @@ export function useCount(kind: CountKind, enabled = true) {
   const { sync, enabled: active } = useInboxScope('useCounts')
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
+  // Renders a change of the cache with every other count and list (the sync object's `watch`).
+  useStore(sync.store, (s) => s.rev)
   const query = useQuery(
     { ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: active && enabled },
     sync.queryClient,

@@ -76,6 +76,8 @@ export function useFeed<P extends object = JsonObject>(options: UseFeedOptions<P
   )
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
+  // Renders a change of the cache with every other count and list (the sync object's `watch`).
+  useStore(sync.store, (s) => s.rev)
   // Writes on their way are laid over the list; with none (the ledger may not be loaded yet) it is as cached.
   const data = useMemo(
     () =>

@@ -159,6 +159,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
   }, [queryClient, initialState])
   const sync = useMemo(() => createInboxSync(client, queryClient, subscriberId), [client, queryClient, subscriberId])
   const active = enabled && subscriberId !== ''
+  useEffect(() => sync.watch(), [sync])
 
   useEffect(() => {
     // Mounted: no render that could be thrown away needs its QueryClient kept any more.

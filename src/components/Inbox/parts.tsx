@@ -145,7 +145,10 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
       }
       place()
       addEventListener('resize', place)
-      return () => removeEventListener('resize', place)
+      // Placed again when its size changes: its content came (a list, a locale's longer words) after it opened.
+      const sized = typeof ResizeObserver === 'function' ? new ResizeObserver(place) : undefined
+      sized?.observe(el)
+      return () => (removeEventListener('resize', place), sized?.disconnect())
     }, [ctx.open, placement])
     useIsoLayoutEffect(() => {
       const el = content.current

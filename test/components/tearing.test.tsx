@@ -1,0 +1,79 @@
+// @vitest-environment jsdom
+/**
+ * React Query tells its hooks of a change a task later (`setTimeout(0)`), while anything else that renders
+ * a part of the inbox in between (a tab clicked, a store the part reads) reads the cache as it is now. Left
+ * so, a frame can show the new count in one place and the old one in another: the consistency test caught
+ * the bell at 0 beside an Unread tab of 40. Every part that shows a count or a list renders the change in
+ * the same pass, before the browser paints.
+ */
+import { screen, waitFor } from '@testing-library/react'
+import { useState } from 'react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Bell } from '../../src/components/Bell/Bell'
+import { inboxKeys, type CountData } from '../../src/core/keys'
+import type { FeedData } from '../../src/core/lists'
+import { useCounts } from '../../src/hooks/useCounts'
+import { useFeed } from '../../src/hooks/useFeed'
+import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
+import { renderWithInbox } from './setup'
+
+/** Shows the unread count and the rows it lists, and renders again on a click, as a tab does. */
+function Panel() {
+  const [clicks, setClicks] = useState(0)
+  const { unread } = useCounts()
+  const feed = useFeed()
+  return (
+    <button type="button" data-unread={unread} data-rows={feed.items.length} onClick={() => setClicks(clicks + 1)}>
+      Panel {clicks}
+    </button>
+  )
+}
+
+const act = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+beforeEach(() => void (act.IS_REACT_ACT_ENVIRONMENT = false))
+afterEach(() => void (act.IS_REACT_ACT_ENVIRONMENT = true))
+
+/** Lets the microtasks run (React renders a store's change there), but no task: no timer, no paint. */
+const microtasks = async () => {
+  for (let i = 0; i < 10; i++) await Promise.resolve()
+}
+
+/** A bell and a panel of 3 unread items, both showing them. */
+async function loaded() {
+  const { queryClient } = renderWithInbox(
+    <>
+      <Bell countKind="unread" />
+      <Panel />
+    </>,
+    { fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 3) }) },
+  )
+  const panel = await screen.findByText(/^Panel/)
+  await waitFor(() => expect(panel.dataset.rows).toBe('3'))
+  const bell = screen.getByRole('button', { name: /^Notifications/ })
+  expect(bell.dataset.count).toBe('3')
+  return { queryClient, bell, panel }
+}
+
+describe('a change of the cache between two renders', () => {
+  it('shows the bell and a part rendered for its own reason alike before the next task', async () => {
+    const { queryClient, bell, panel } = await loaded()
+
+    // What a count read again brings: the cache changes, and React Query tells its hooks in a later task.
+    queryClient.setQueryData<CountData>(inboxKeys.count(TEST_SUBSCRIBER_ID, 'unread'), (d) => ({ ...d!, count: 7 }))
+    panel.click()
+    await microtasks()
+    expect([bell.dataset.count, panel.dataset.unread]).toEqual(['7', '7'])
+  })
+
+  it('renders a count and a list the cache changed before the next task, with nothing else to render for', async () => {
+    const { queryClient, bell, panel } = await loaded()
+    queryClient.setQueryData<CountData>(inboxKeys.count(TEST_SUBSCRIBER_ID, 'unread'), (d) => ({ ...d!, count: 2 }))
+    const [list] = queryClient.getQueryCache().findAll({ queryKey: inboxKeys.feeds(TEST_SUBSCRIBER_ID) })
+    queryClient.setQueryData<FeedData>(list!.queryKey, (d) => ({
+      ...d!,
+      pages: d!.pages.map((p) => ({ ...p, data: p.data.slice(1) })),
+    }))
+    await microtasks()
+    expect([bell.dataset.count, panel.dataset.unread, panel.dataset.rows]).toEqual(['2', '2', '2'])
+  })
+})
