@@ -146,7 +146,10 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
       place()
       addEventListener('resize', place)
       // Placed again when its size changes: its content came (a list, a locale's longer words) after it opened.
-      const sized = typeof ResizeObserver === 'function' ? new ResizeObserver(place) : undefined
+      // Not at its first report, the size just measured: the layout is read once as it opens.
+      let seen = false
+      const sized =
+        typeof ResizeObserver === 'function' ? new ResizeObserver(() => (seen ? place() : (seen = true))) : undefined
       sized?.observe(el)
       return () => (removeEventListener('resize', place), sized?.disconnect())
     }, [ctx.open, placement])
