@@ -1,8 +1,7 @@
-import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startVite } from '../support/browser'
+import { buildPage, launchBrowser } from '../support/browser'
 
 const root = fileURLToPath(new URL('./browser', import.meta.url))
 
@@ -11,11 +10,12 @@ let page: Page
 let close: () => Promise<void>
 
 beforeAll(async () => {
-  const { server, url } = await startVite({ root, plugins: [react()], configFile: false })
-  browser = await launchBrowser()
+  const [site, launched] = await Promise.all([buildPage(root), launchBrowser()])
+  const url = site.url
+  browser = launched
   close = async () => {
     await browser.close()
-    await server.close()
+    await site.close()
   }
   page = await browser.newPage({ viewport: { width: 800, height: 800 } })
   await page.goto(url)

@@ -1,8 +1,7 @@
-import react from '@vitejs/plugin-react'
 import type { Browser } from 'playwright-core'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startVite } from '../support/browser'
+import { buildPage, launchBrowser } from '../support/browser'
 import { frameDisagreements, openSeed, runSeed, type SeedReport } from './drive'
 
 const root = fileURLToPath(new URL('./page', import.meta.url))
@@ -20,13 +19,12 @@ let reports: SeedReport[]
 let firstLoad: { count: string | null; disagreements: string[] }
 
 beforeAll(async () => {
-  const vite = await startVite({ root, plugins: [react()], configFile: false })
-  const server = vite.server
-  url = vite.url
-  browser = await launchBrowser()
+  const [site, launched] = await Promise.all([buildPage(root), launchBrowser()])
+  url = site.url
+  browser = launched
   close = async () => {
     await browser.close()
-    await server.close()
+    await site.close()
   }
   ;[firstLoad, ...reports] = await Promise.all([
     loadWithSlowCounts(),

@@ -1,27 +1,23 @@
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import react from '@vitejs/plugin-react'
 import type { Browser, Page } from 'playwright-core'
-import type { ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startVite } from '../support/browser'
+import { buildPage, launchBrowser } from '../support/browser'
 import { INJECTIONS, XSS_FLAG } from './corpus'
 
 const root = `${dirname(fileURLToPath(import.meta.url))}/page`
 
-let server: ViteDevServer
+let site: Awaited<ReturnType<typeof buildPage>>
 let url: string
 let browser: Browser
 
 beforeAll(async () => {
-  ;[{ server, url }, browser] = await Promise.all([
-    startVite({ root, plugins: [react()], configFile: false }),
-    launchBrowser(),
-  ])
+  ;[site, browser] = await Promise.all([buildPage(root), launchBrowser()])
+  url = site.url
 })
 afterAll(async () => {
   await browser?.close()
-  await server?.close()
+  await site?.close()
 })
 
 interface Layout {

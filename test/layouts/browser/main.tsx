@@ -107,3 +107,6 @@ createRoot(document.getElementById('root')!).render(
   </InboxProvider>,
 )
 Object.assign(window, { __ready: true, __requests: requests, __service: service })
+
+/** Named by entry.ts, so that a build keeps this module (the package says its modules have no side effects). */
+export const page = true
