@@ -162,14 +162,18 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
      * before the browser paints. Returns the unsubscribe.
      */
     watch(): () => void {
+      // What each query last showed: a read that brought the same answer (React Query keeps its reference) renders nothing.
+      const shown = new WeakMap<object, unknown>()
       let queued = false
-      return queryClient.getQueryCache().subscribe((e) => {
-        const [root, id, kind] = e.query.queryKey as readonly unknown[]
-        if (queued || e.type !== 'updated' || root !== 'inbox' || id !== subscriberId) return
-        if ((kind === 'count' || kind === 'feed') && /^(success|error|setState)$/.test(e.action.type)) {
-          queued = true
-          queueMicrotask(() => ((queued = false), store.setState((s) => ({ rev: s.rev + 1 }))))
-        }
+      return queryClient.getQueryCache().subscribe(({ type, query }) => {
+        const [root, id, kind] = query.queryKey as readonly unknown[]
+        if (type !== 'updated' || root !== 'inbox' || id !== subscriberId || (kind !== 'count' && kind !== 'feed'))
+          return
+        const now: unknown = query.state.error ?? query.state.data
+        if (shown.get(query) === now) return
+        shown.set(query, now)
+        if (!queued) queueMicrotask(() => ((queued = false), store.setState((s) => ({ rev: s.rev + 1 }))))
+        queued = true
       })
     },
 

@@ -76,4 +76,22 @@ describe('a change of the cache between two renders', () => {
     await microtasks()
     expect([bell.dataset.count, panel.dataset.unread, panel.dataset.rows]).toEqual(['2', '2', '2'])
   })
+
+  it('renders nothing again for a read that brought the same answer', async () => {
+    let renders = 0
+    function Counted() {
+      renders++
+      return <span>{useCounts().unread}</span>
+    }
+    const { queryClient } = renderWithInbox(<Counted />, {
+      fixture: buildFixture({ messages: messages(TEST_SUBSCRIBER_ID, 3) }),
+    })
+    await screen.findByText('3')
+    await new Promise((r) => setTimeout(r, 50))
+    const before = renders
+    // What a count read again with no news brings: React Query keeps the same data, and the hooks have nothing to show.
+    await queryClient.refetchQueries({ queryKey: inboxKeys.count(TEST_SUBSCRIBER_ID, 'unread') })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(renders).toBe(before)
+  })
 })
