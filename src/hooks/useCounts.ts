@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useStore } from 'zustand'
 import { countQueryOptions, type CountKind } from '../core/keys'
 import { useInboxScope } from '../provider/context'
+import { useShown } from './useShown'
 
 /** Options of {@link useCounts}: which counts to load (each costs one small request). */
 export interface UseCountsOptions {
@@ -29,12 +30,9 @@ export function useCount(kind: CountKind, enabled = true) {
   const { sync, enabled: active } = useInboxScope('useCounts')
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
-  // Renders a change of the cache with every other count and list (the sync object's `watch`).
-  useStore(sync.store, (s) => s.rev)
-  const query = useQuery(
-    { ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: active && enabled },
-    sync.queryClient,
-  )
+  const options = countQueryOptions(sync, kind)
+  useShown(sync, options.queryKey)
+  const query = useQuery({ ...options, queryFn: sync.countFn(kind), enabled: active && enabled }, sync.queryClient)
   const data = sync.count(query.data, kind, writes)
   return {
     count: data?.count ?? 0,

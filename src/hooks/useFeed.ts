@@ -8,6 +8,7 @@ import type { FeedData } from '../core/lists'
 import { feedFilters, feedQueryOptions } from '../core/queries'
 import { pageFn, withLedger } from '../core/reach'
 import { useInboxScope } from '../provider/context'
+import { useShown } from './useShown'
 
 /** Options of {@link useFeed}. */
 export interface UseFeedOptions<P extends object = JsonObject> {
@@ -66,9 +67,10 @@ export function useFeed<P extends object = JsonObject>(options: UseFeedOptions<P
   const key = JSON.stringify([read, seen, payload, limit])
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the filters' content
   const f = useMemo(() => feedFilters({ read, seen, payload, limit }), [key])
+  const feedOptions = feedQueryOptions<P>(sync, f)
   const query = useInfiniteQuery(
     {
-      ...feedQueryOptions<P>(sync, f),
+      ...feedOptions,
       queryFn: pageFn(sync, f) as never,
       enabled: enabled && options.enabled !== false,
     },
@@ -76,8 +78,7 @@ export function useFeed<P extends object = JsonObject>(options: UseFeedOptions<P
   )
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
-  // Renders a change of the cache with every other count and list (the sync object's `watch`).
-  useStore(sync.store, (s) => s.rev)
+  useShown(sync, feedOptions.queryKey)
   // Writes on their way are laid over the list; with none (the ledger may not be loaded yet) it is as cached.
   const data = useMemo(
     () =>

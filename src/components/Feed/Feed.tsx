@@ -345,7 +345,15 @@ export const Feed = forwardRef(function Feed<P extends object = JsonObject>(
   useFocusKeeper(scrollElement?.parentElement, (path) => {
     const was = (selector: string) => path.some((el) => el.matches(selector))
     if (was('[data-inbox-item]')) return null
-    if (was('.inbox-state[data-state="error"]')) return ((afterRetry.current = true), scrollElement)
+    if (was('.inbox-state[data-state="error"]')) {
+      // Already drawn in the same commit (the first item the retry brought, or a new Try again): there at once.
+      const first = shownRef.current.listed[0]
+      const there =
+        (first && itemElement(first._id)) ??
+        scrollElement?.parentElement?.querySelector<HTMLElement>('.inbox-state[data-state="error"] button')
+      if (there) return there
+      return ((afterRetry.current = true), scrollElement)
+    }
     const { listed: list, listedAt } = shownRef.current
     const active = activeRef.current
     const item = was('[data-part="feed-new"]')
