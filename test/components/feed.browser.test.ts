@@ -158,6 +158,15 @@ describe('Feed in a real browser, 10,000 items loaded', () => {
     await page.keyboard.press('Home')
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-posinset') === '1')
     await expect.poll(wholeInView).toBe(true)
+    // The top of the list: the first item's day label is in view above it, not scrolled away.
+    const top = () =>
+      page.evaluate(() => ({
+        scrollTop: document.querySelector('.inbox-feed__scroller')!.scrollTop,
+        label: !!document.querySelector('.inbox-feed__row[data-index="0"] .inbox-feed__day'),
+      }))
+    await expect.poll(top).toEqual({ scrollTop: 0, label: true })
+    await page.waitForTimeout(300)
+    expect(await top()).toEqual({ scrollTop: 0, label: true })
     // A screen at a time down, then the focused item is whole in view after each.
     for (let i = 0; i < 3; i++) {
       await page.keyboard.press('PageDown')

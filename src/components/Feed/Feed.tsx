@@ -400,7 +400,9 @@ export const Feed = forwardRef(function Feed<P extends object = JsonObject>(
     if (!target) return
     setFocusedId(target._id)
     keep.current = { id: target._id, until: performance.now() + 1000 }
-    scrollToIndex(rowAt.get(target._id)!)
+    // Going up, the day's label just above the item comes into view with it (Home shows the top of the list).
+    const at = rowAt.get(target._id)!
+    scrollToIndex(next <= current && at > 0 && !rows[at - 1]!.item ? at - 1 : at)
     if (!focusRendered(target._id)) pendingFocus.current = target._id
   }
 
