@@ -8,7 +8,7 @@
  * the first list or write, or by the live loop when it first looks. The hooks reach it through
  * src/core/reach.ts, so an app of the hooks alone fetches it after its first render, beside its first page.
  */
-import { hashKey, notifyManager, type QueryClient } from '@tanstack/react-query'
+import { notifyManager, type QueryClient } from '@tanstack/react-query'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { NetworkError } from '../api/errors'
 import type { FeedItem, InboxClient, MarkAs } from '../api/types'
@@ -50,8 +50,8 @@ export interface SyncState {
   source: 'stream' | 'poll'
   /** Toasters shown in this tab: new items are fetched for them (and for `onNotification`) only. */
   toasters: number
-  /** Per count or list (its query's hash): grows after each change of its answer in the cache (see `watch`). */
-  revs: Readonly<Record<string, number>>
+  /** Grows when a count's or a list's answer in the cache changed (see `watch`). */
+  rev: number
 }
 
 /** The last look for news failed: why, and when the next one goes (`null`: not until something changes). */
@@ -116,18 +116,15 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     arrived: null,
     source: 'poll',
     toasters: 0,
-    revs: {},
+    rev: 0,
   }))
   const listeners: ((message: TabMessage) => void)[] = []
-  /** The counts and lists (their queries' hashes) whose change in the cache the watch saw and no part shows yet. */
-  const changed = new Set<string>()
-  /** Renders the changes the watch saw in every part showing them, now (see `watch`). */
+  /** Whether the watch saw a count or a list change in the cache that the parts do not show yet. */
+  let changed = false
+  /** Renders the changes the watch saw in every part showing a count or a list, now (see `watch`). */
   const flush = () => {
-    if (!changed.size) return
-    const revs = { ...store.getState().revs }
-    for (const hash of changed) revs[hash] = (revs[hash] ?? 0) + 1
-    changed.clear()
-    store.setState({ revs })
+    if (changed) store.setState((s) => ({ rev: s.rev + 1 }))
+    changed = false
   }
   let ledger: Promise<Ledger> | undefined
   let told = Promise.resolve()
@@ -168,11 +165,10 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     /**
      * React Query tells its hooks of a change of the cache a task later (its `notifyManager`), while a part that
      * renders meanwhile for a reason of its own (a tab clicked) reads the cache as it is: that frame would show a
-     * new count beside an old one. So the hooks of counts and lists also read their query's number in `revs`, and
-     * a change the watch saw moves it in React Query's own notice, in the same render as its hooks (one render, as
-     * without the watch), or sooner: in the layout effect of any count or list hook that rendered first (`flush`),
-     * so that every part showing that count or list renders the change before the browser paints. A count that
-     * changed renders its own parts, not the lists. Returns the unsubscribe.
+     * new count beside an old one. So the hooks of counts and lists also read `rev`, and a change the watch saw
+     * moves it in React Query's own notice, in the same render as its hooks (one render, as without the watch),
+     * or sooner: in the layout effect of any count or list hook that renders first (`flush`), so that every part
+     * showing a count or a list renders the change before the browser paints. Returns the unsubscribe.
      */
     watch(): () => void {
       // What each query last showed: a read that brought the same answer (React Query keeps its reference) renders nothing.
@@ -184,8 +180,8 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
         const now: unknown = query.state.error ?? query.state.data
         if (shown.get(query) === now) return
         shown.set(query, now)
-        if (!changed.size) notifyManager.schedule(flush)
-        changed.add(hashKey(query.queryKey as readonly unknown[]))
+        if (!changed) notifyManager.schedule(flush)
+        changed = true
       })
     },
 

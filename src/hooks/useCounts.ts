@@ -31,7 +31,7 @@ export function useCount(kind: CountKind, enabled = true) {
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
   const options = countQueryOptions(sync, kind)
-  useShown(sync, options.queryKey)
+  useShown(sync)
   const query = useQuery({ ...options, queryFn: sync.countFn(kind), enabled: active && enabled }, sync.queryClient)
   const data = sync.count(query.data, kind, writes)
   return {

@@ -78,7 +78,7 @@ export function useFeed<P extends object = JsonObject>(options: UseFeedOptions<P
   )
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
-  useShown(sync, feedOptions.queryKey)
+  useShown(sync)
   // Writes on their way are laid over the list; with none (the ledger may not be loaded yet) it is as cached.
   const data = useMemo(
     () =>

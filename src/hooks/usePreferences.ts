@@ -26,7 +26,10 @@ export interface UsePreferencesResult {
 }
 
 /**
- * The subscriber's preferences: global channels and schedule, and each workflow's channels.
+ * The subscriber's preferences: global channels and schedule, and each workflow's channels. For a subscriber the
+ * service does not know yet (nothing was ever sent to them), `error` is its 404, an `ApiError` whose `status` is
+ * 404 and whose message starts "Subscriber": there are no settings to show yet (`PreferencesPanel` says so
+ * instead of an error).
  *
  * @example
  * const { data, readOnly } = usePreferences()

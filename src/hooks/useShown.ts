@@ -1,4 +1,3 @@
-import { hashKey, type QueryKey } from '@tanstack/react-query'
 import { useEffect, useLayoutEffect } from 'react'
 import { useStore } from 'zustand'
 import type { InboxSync } from '../core/sync'
@@ -7,12 +6,10 @@ import type { InboxSync } from '../core/sync'
 const useIsoLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect
 
 /**
- * Renders a change of this count's or list's answer in the cache together with every other part showing it,
- * before the browser paints, and has them render what changed when this part renders first (the sync object's
- * `watch`).
+ * Renders a change of a count or a list in the cache together with every other part showing one, before the
+ * browser paints: in React Query's notice, or at once when this part renders first (the sync object's `watch`).
  */
-export function useShown(sync: InboxSync, queryKey: QueryKey): void {
-  const hash = hashKey(queryKey)
-  useStore(sync.store, (s) => s.revs[hash])
+export function useShown(sync: InboxSync): void {
+  useStore(sync.store, (s) => s.rev)
   useIsoLayoutEffect(sync.flush)
 }
