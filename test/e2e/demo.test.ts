@@ -1,5 +1,5 @@
 import type { Page, Request as PwRequest } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { demoFixture } from '../../server'
 import { axeViolations } from './axe'
 import {
@@ -64,7 +64,7 @@ async function articles(page: Page) {
   return inboxDialog(page).locator('article')
 }
 
-// Each flow drives a real page through a dev server; on a busy 2-core machine that takes seconds, not milliseconds.
+// Each flow drives a real page of the demo's own server; on a busy 2-core machine that takes seconds, not milliseconds.
 describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
   it('signs in as demo-user, and says so, when a link names a subscriber the demo does not have', async () => {
     const page = await openDemo(run, 'nobody-here')
@@ -455,7 +455,10 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
   })
 
   it('the page never holds the API key: no request carries it and no response the page loads contains it', async () => {
-    const context = await run.browser.newContext()
+    // Through `npm run dev`'s dev server itself, which serves the page's sources one module at a time.
+    const dev = await startDemo({ dev: true, browser: run.browser })
+    onTestFinished(() => dev.close())
+    const context = await dev.browser.newContext()
     const requests: PwRequest[] = []
     const bodies: Promise<{ url: string; text: string }>[] = []
     // The event stream stays open, so the network is never idle: wait for every other request instead.
@@ -476,23 +479,23 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
           .catch(() => ({ url: response.url(), text: '' })),
       )
     })
-    const page = await openDemo(run, 'demo-user', { context })
+    const page = await openDemo(dev, 'demo-user', { context })
     await openInbox(page)
     await (await articles(page)).first().waitFor()
     await page.keyboard.press('Escape')
     await sendFromPanel(page, mention('Key Check'))
     await page.locator('#integrations').getByText('Primary').first().waitFor()
     // The admin backend takes a demo session, as the page's own requests do.
-    const triggered = await fetch(`${run.url}/demo-admin/v1/events/trigger`, {
+    const triggered = await fetch(`${dev.url}/demo-admin/v1/events/trigger`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${await signIn(run, 'demo-user')}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await signIn(dev, 'demo-user')}` },
       body: JSON.stringify({ name: 'comment-mention', to: 'u-mara', payload: mention('Switch Check') }),
     })
     expect(triggered.status).toBe(201)
     await page.locator('.demo-switcher select').selectOption('u-mara')
     await eventually(() => page.url()).toContain('subscriber=u-mara')
     // Signed in as someone else: the inbox now shows that subscriber's count.
-    const maras = await unreadCount(run, 'u-mara')
+    const maras = await unreadCount(dev, 'u-mara')
     expect(maras).toBeGreaterThan(0)
     await eventually(() => bellCount(page)).toBe(maras)
     await eventually(() => inFlight === 0 && Date.now() - lastDone > 500).toBe(true)

@@ -8,8 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  */
 const SECONDS: Record<string, number> = {
   'test/stories/stories.test.ts': 72,
-  'test/e2e/demo.test.ts': 69,
   'test/faults/kit-faults.test.tsx': 59,
+  'test/e2e/demo.test.ts': 50,
   'test/components/host.browser.test.ts': 47,
   'test/components/visual.browser.test.ts': 42,
   'test/layouts/focus.browser.test.ts': 38,
