@@ -36,7 +36,6 @@ export interface InboxMessages {
   markAsUnread: string
   unread: string
   actionDone: string
-  avatarAlt: string
   /** The title of a notification whose subject and content are both empty. */
   untitled: string
   updateError: string

@@ -49,7 +49,6 @@ export const ar: InboxMessages = {
   markAsUnread: 'تحديد كغير مقروء',
   unread: 'غير مقروء',
   actionDone: 'تم',
-  avatarAlt: 'المرسل',
   untitled: 'إشعار',
   updateError: 'تعذّر حفظ التغيير.',
   updateHeld: 'حُفظ التغيير.',

@@ -31,7 +31,6 @@ export const de: InboxMessages = {
   markAsUnread: 'Als ungelesen markieren',
   unread: 'Ungelesen',
   actionDone: 'Erledigt',
-  avatarAlt: 'Absender',
   untitled: 'Benachrichtigung',
   updateError: 'Die Änderung konnte nicht gespeichert werden.',
   updateHeld: 'Die Änderung wurde doch gespeichert.',

@@ -24,7 +24,6 @@ export const en: InboxMessages = {
   markAsUnread: 'Mark as unread',
   unread: 'Unread',
   actionDone: 'Done',
-  avatarAlt: 'Sender',
   untitled: 'Notification',
   markAllError: 'Not all notifications could be marked as read.',
   dismiss: 'Dismiss',

@@ -35,7 +35,6 @@ export const es: InboxMessages = {
   markAsUnread: 'Marcar como no leída',
   unread: 'Sin leer',
   actionDone: 'Hecho',
-  avatarAlt: 'Remitente',
   untitled: 'Notificación',
   updateError: 'No se pudo guardar el cambio.',
   updateHeld: 'El cambio sí se guardó.',

@@ -35,7 +35,6 @@ export const fr: InboxMessages = {
   markAsUnread: 'Marquer comme non lue',
   unread: 'Non lue',
   actionDone: 'Terminé',
-  avatarAlt: 'Expéditeur',
   untitled: 'Notification',
   updateError: 'La modification n’a pas pu être enregistrée.',
   updateHeld: 'La modification a bien été enregistrée.',

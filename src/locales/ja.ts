@@ -31,7 +31,6 @@ export const ja: InboxMessages = {
   markAsUnread: '未読にする',
   unread: '未読',
   actionDone: '完了',
-  avatarAlt: '送信者',
   untitled: '通知',
   updateError: '変更を保存できませんでした。',
   updateHeld: '変更は保存されていました。',

@@ -127,6 +127,22 @@ describe('NotificationItem', () => {
     await expectAccessible(container)
   })
 
+  it('says nothing of an avatar whose actor has no name: no "Sender" before every notification', async () => {
+    const { setup, items } = await itemsFor([{ actor: { type: 'user', data: 'https://cdn.example/someone.png' } }])
+    const { container } = renderWithInbox(<NotificationItem item={items[0]!} />, { setup })
+    const article = screen.getByRole('article')
+    const img = article.querySelector('img')!
+    expect(img.getAttribute('alt')).toBe('')
+    expect(within(article).queryByRole('img')).toBeNull()
+    // Its fallback, once the picture fails: a person's glyph, hidden from screen readers as well.
+    fireEvent.error(img)
+    const fallback = article.querySelector('.inbox-avatar')!
+    expect(fallback.getAttribute('data-kind')).toBe('initials')
+    expect(fallback.getAttribute('aria-hidden')).toBe('true')
+    expect(within(article).queryByRole('img')).toBeNull()
+    await expectAccessible(container)
+  })
+
   it('links the CTA (http(s) and relative only) and lets a router take it', async () => {
     const { setup, items } = await itemsFor([
       { subject: 'Relative', cta: { type: 'redirect', data: { url: '/orders/7' } } },

@@ -14,8 +14,12 @@ function actorName(item: FeedItem): string | undefined {
   }
 }
 
-/** The actor's picture: an image for `user`, an icon for `system_icon`, nothing for `none`. */
-export function Avatar({ item, alt, c }: { item: FeedItem; alt: string; c: Part }): ReactElement {
+/**
+ * The actor's picture: an image for `user`, an icon for `system_icon`, nothing for `none`. Named by the actor's
+ * name when the payload gives one; without one it says nothing to a screen reader (a word such as "Sender" before
+ * every notification would only be noise).
+ */
+export function Avatar({ item, c }: { item: FeedItem; c: Part }): ReactElement {
   const [failed, setFailed] = useState(false)
   const actor = item.actor
   // No picture still takes the avatar's place, so every title starts at the same edge.
@@ -36,7 +40,7 @@ export function Avatar({ item, alt, c }: { item: FeedItem; alt: string; c: Part 
   if (src && !failed)
     return (
       <span {...c('inbox-avatar')} data-kind="image">
-        <img src={src} alt={name ?? alt} onError={() => setFailed(true)} loading="lazy" decoding="async" />
+        <img src={src} alt={name ?? ''} onError={() => setFailed(true)} loading="lazy" decoding="async" />
       </span>
     )
   // Up to two letters, the first of the first word and of the last: "Ada Lane" → "AL" (the name is trimmed).
@@ -45,7 +49,11 @@ export function Avatar({ item, alt, c }: { item: FeedItem; alt: string; c: Part 
     ?.join('')
     .toLocaleUpperCase()
   return (
-    <span {...c('inbox-avatar')} data-kind="initials" role="img" aria-label={name ?? alt}>
+    <span
+      {...c('inbox-avatar')}
+      data-kind="initials"
+      {...(name ? { role: 'img', 'aria-label': name } : { 'aria-hidden': true })}
+    >
       {letters ? <span aria-hidden="true">{letters}</span> : icon(PERSON)}
     </span>
   )

@@ -175,7 +175,7 @@ export const NotificationItem = /* @__PURE__ */ memo(
           </>
         ) : (
           <>
-            <Avatar item={item} alt={m.avatarAlt} c={c} />
+            <Avatar item={item} c={c} />
             <div {...c('inbox-item__main')}>
               <div {...c('inbox-item__heading')}>
                 <h3 {...c('inbox-item__title')} id={titleId} dir="auto">

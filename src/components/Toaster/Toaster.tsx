@@ -124,7 +124,7 @@ export const Toaster = forwardRef<HTMLElement, ToasterProps>(function Toaster(
               {...c('inbox-toast')}
               onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), close(toast))}
             >
-              <Avatar item={item} alt={m.avatarAlt} c={c} />
+              <Avatar item={item} c={c} />
               <div {...c('inbox-toast__main')}>
                 <p {...c('inbox-toast__title')} id={title} dir="auto">
                   {shown.title}
