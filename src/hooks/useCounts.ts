@@ -30,9 +30,11 @@ export function useCount(kind: CountKind, enabled = true) {
   const { sync, enabled: active } = useInboxScope('useCounts')
   const writes = useStore(sync.store, (s) => s.writes)
   const trouble = useStore(sync.store, (s) => s.trouble)
-  const options = countQueryOptions(sync, kind)
   useShown(sync)
-  const query = useQuery({ ...options, queryFn: sync.countFn(kind), enabled: active && enabled }, sync.queryClient)
+  const query = useQuery(
+    { ...countQueryOptions(sync, kind), queryFn: sync.countFn(kind), enabled: active && enabled },
+    sync.queryClient,
+  )
   const data = sync.count(query.data, kind, writes)
   return {
     count: data?.count ?? 0,

@@ -67,10 +67,9 @@ export function useFeed<P extends object = JsonObject>(options: UseFeedOptions<P
   const key = JSON.stringify([read, seen, payload, limit])
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for the filters' content
   const f = useMemo(() => feedFilters({ read, seen, payload, limit }), [key])
-  const feedOptions = feedQueryOptions<P>(sync, f)
   const query = useInfiniteQuery(
     {
-      ...feedOptions,
+      ...feedQueryOptions<P>(sync, f),
       queryFn: pageFn(sync, f) as never,
       enabled: enabled && options.enabled !== false,
     },

@@ -1,9 +1,6 @@
-import { useEffect, useLayoutEffect } from 'react'
 import { useStore } from 'zustand'
 import type { InboxSync } from '../core/sync'
-
-/** `useLayoutEffect` in the browser, `useEffect` on the server (where layout effects warn). */
-const useIsoLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect
+import { useIsoLayoutEffect } from '../provider/context'
 
 /**
  * Renders a change of a count or a list in the cache together with every other part showing one, before the

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { createContext, useContext } from 'react'
+import { createContext, useContext, useEffect, useLayoutEffect } from 'react'
 import type { InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
 import type { InboxSync } from '../core/sync'
 import type { CoreMessages } from '../i18n/en'
@@ -70,3 +70,6 @@ export function useInboxScope(name: string): InboxScope {
 export function useInboxContext(): InboxContextValue {
   return useInboxScope('useInboxContext').value
 }
+
+/** `useLayoutEffect` in the browser, `useEffect` on the server (where layout effects warn). */
+export const useIsoLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect

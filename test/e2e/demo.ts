@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { build, preview } from 'vite'
-import { launchBrowser, startVite } from '../support/browser'
+import { devBuild, launchBrowser, startVite } from '../support/browser'
 
 /** The demo (`npm run dev`'s config, its service embedded) on a free port, and a browser to drive it. */
 export interface DemoRun {
@@ -24,13 +24,7 @@ export async function startDemo(options: { dev?: boolean; browser?: Browser } = 
   const served = async () => {
     if (options.dev) return startVite({ configFile: CONFIG })
     const outDir = mkdtempSync(join(tmpdir(), 'inbox-kit-demo-'))
-    await build({
-      configFile: CONFIG,
-      mode: 'development',
-      logLevel: 'error',
-      define: { 'process.env.NODE_ENV': '"development"' },
-      build: { outDir, emptyOutDir: true, minify: false, reportCompressedSize: false },
-    })
+    await build({ configFile: CONFIG, ...devBuild(outDir) })
     const server = await preview({
       configFile: CONFIG,
       logLevel: 'error',

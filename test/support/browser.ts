@@ -58,6 +58,14 @@ export async function startVite(config: InlineConfig): Promise<{ server: ViteDev
   return { server, url: `http://127.0.0.1:${address.port}` }
 }
 
+/** A build of a test page in development mode (React's checks and warnings kept) into `outDir`, unminified. */
+export const devBuild = (outDir: string): InlineConfig => ({
+  mode: 'development',
+  logLevel: 'error',
+  define: { 'process.env.NODE_ENV': '"development"' },
+  build: { outDir, emptyOutDir: true, minify: false, sourcemap: false, reportCompressedSize: false },
+})
+
 /**
  * The page in `root` built by Vite in development mode (React's checks and warnings kept; the kit's lazy parts in
  * chunks of their own, as an app's build has them) and served as plain files on a free loopback port. Built once
@@ -65,15 +73,7 @@ export async function startVite(config: InlineConfig): Promise<{ server: ViteDev
  */
 export async function buildPage(root: string): Promise<{ url: string; close: () => Promise<void> }> {
   const outDir = mkdtempSync(join(tmpdir(), 'inbox-kit-page-'))
-  await build({
-    root,
-    configFile: false,
-    plugins: [react()],
-    mode: 'development',
-    logLevel: 'error',
-    define: { 'process.env.NODE_ENV': '"development"' },
-    build: { outDir, minify: false, sourcemap: false, reportCompressedSize: false },
-  })
+  await build({ root, configFile: false, plugins: [react()], ...devBuild(outDir) })
   const site = await serveStatic(outDir)
   return {
     url: site.url,

@@ -3,7 +3,7 @@
  * strings. The components that draw from the first paint use {@link useCoreUI} and only the English strings
  * they show (src/i18n/en.ts); the others use `useUI` (ui.tsx), with the whole of English.
  */
-import { createContext, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
+import { createContext, useContext, useEffect, useMemo } from 'react'
 import type { CSSProperties } from 'react'
 import { enCore, type CoreMessages } from '../../i18n/en'
 import { useInboxScope, type InboxScope } from '../../provider/context'
@@ -94,5 +94,4 @@ export const visuallyHidden: CSSProperties = {
   border: 0,
 }
 
-/** `useLayoutEffect` in the browser, `useEffect` on the server (where layout effects warn). */
-export const useIsoLayoutEffect = typeof document === 'undefined' ? useEffect : useLayoutEffect
+export { useIsoLayoutEffect } from '../../provider/context'
