@@ -422,7 +422,13 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
         (m) => {
           if (!leading || stopped || stop !== undefined) return
           stop = m.openStream(client.options as never, {
-            open: () => ((streaming = true), store.setState({ source: 'stream' }), plan()),
+            // Opened from now (first, or after another tab led): what came since the last look is looked for at
+            // once, or an arrival as the page loads would wait out the safety net's minute.
+            open: (resumed) => (
+              (streaming = true),
+              store.setState({ source: 'stream' }),
+              resumed ? plan() : void look()
+            ),
             // Refused with fresh credentials: a look says so (signed out), and the stream opens again after one that works.
             closed: (refused) => (
               (streaming = false),

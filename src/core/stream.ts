@@ -7,8 +7,11 @@ import { backoff } from './live'
 
 /** What the live loop hears of the stream. */
 export interface StreamHandlers {
-  /** The stream is open: news comes as events. */
-  open(): void
+  /**
+   * The stream is open: news comes as events. `resumed`: from the last event it read, so nothing came unheard;
+   * else it starts from now, and what came since the last look (or the first reads) was heard by no one.
+   */
+  open(resumed: boolean): void
   /** It ended or failed; it is tried again after a backoff. `refused`: fresh credentials were refused too, it is not. */
   closed(refused?: boolean): void
   /** An event's type (`message` when it names none). */
@@ -29,6 +32,7 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
       try {
         const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers }
         Object.assign(headers, await options.getHeaders?.())
+        const resumed = !!last
         if (last) headers['last-event-id'] = last
         const response = await (options.fetch ?? fetch)(`${(options.baseUrl ?? '').replace(/\/+$/, '')}/events`, {
           headers,
@@ -49,7 +53,7 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
         if (!response.ok || !response.body) throw new Error(String(response.status))
         reauthorized = false
         opened = Date.now()
-        on.open()
+        on.open(resumed)
         await read(response.body, (id, type) => {
           last = id ?? last
           on.event(type)

@@ -89,8 +89,11 @@ describe('the kit on the proxy’s event stream', () => {
   it('shows an arrival within a second while polling waits a minute, and sends nothing else meanwhile', async () => {
     const t = await setup()
     // A short period: only the stream can explain an update before it, and it must quiet the polling.
+    const read = t.polls()
     stops.push(startLive(t.sync, () => ({ interval: 400 })))
     await until(() => t.sync.store.getState().source === 'stream')
+    // The look of a stream opened from now (below): then nothing until the arrival.
+    await until(() => t.polls() === read + 1)
     const polled = t.polls()
     await sleep(1500)
     const quiet = t.sent.length
@@ -106,6 +109,21 @@ describe('the kit on the proxy’s event stream', () => {
       t.sent.slice(quiet).filter((r) => !r.endsWith('/events')),
       t.sent.slice(quiet).join('\n'),
     ).toHaveLength(2)
+  })
+
+  it('hears of what came between the first reads and the stream’s opening, by one look as it opens', async () => {
+    const t = await setup()
+    const before = t.unread()
+    // Sent after the first reads (setup's) and before any stream: no event of it reaches the kit.
+    expect((await t.trigger()).status).toBe(201)
+    const read = t.sent.length
+    // The usual periods: with the stream open, the next poll is a minute away.
+    stops.push(startLive(t.sync, () => ({ interval: undefined })))
+    const took = await until(() => t.unread() === before + 1, 3000)
+    console.info(`[measure] arrival before the stream opened → count: ${took} ms`)
+    expect(t.sync.store.getState().source).toBe('stream')
+    // The stream, and one look: the two counts, and the new item for whoever shows arrivals.
+    expect(t.sent.slice(read).filter((r) => r.includes('&limit=1'))).toHaveLength(2)
   })
 
   it('polls at its usual pace while the stream cannot be had, and drops back to the safety net when it returns', async () => {
