@@ -26,7 +26,9 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
   const abort = new AbortController()
   void (async () => {
     let last: string | undefined
-    let reauthorized = false
+    // Nothing that could bring fresh credentials: a refusal is final, as the client's requests take it.
+    const fixed = !options.getHeaders && !options.onUnauthorized
+    let reauthorized = fixed
     for (let attempt = 0; !abort.signal.aborted;) {
       let opened = 0
       try {
@@ -51,7 +53,7 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
           continue
         }
         if (!response.ok || !response.body) throw new Error(String(response.status))
-        reauthorized = false
+        reauthorized = fixed
         opened = Date.now()
         on.open(resumed)
         await read(response.body, (id, type) => {

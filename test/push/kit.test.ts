@@ -176,6 +176,26 @@ describe('the kit on the proxy’s event stream', () => {
     await until(() => t.sync.store.getState().source === 'stream', 3000)
   }, 10_000)
 
+  it('refused with credentials nothing can refresh (no getHeaders, no onUnauthorized), asks once and says so', async () => {
+    const asked: string[] = []
+    const refused: (boolean | undefined)[] = []
+    const { backend } = createDemo({ secret: SECRET })
+    stops.push(
+      openStream(
+        {
+          baseUrl: 'http://demo.test/api/inbox',
+          headers: { authorization: 'Bearer not-a-token' },
+          fetch: (input, init) => (asked.push(String(input)), backend(new Request(String(input), init))),
+        },
+        { open: () => {}, closed: (r) => void refused.push(r), event: () => {} },
+      ),
+    )
+    await until(() => refused.length > 0)
+    await sleep(300)
+    expect(refused).toEqual([true])
+    expect(asked).toEqual(['http://demo.test/api/inbox/events'])
+  })
+
   it('cuts its backoff short when the network comes back, and lets go at once when stopped while waiting', async () => {
     vi.useFakeTimers()
     const window = new EventTarget()
