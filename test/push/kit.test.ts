@@ -140,6 +140,8 @@ describe('the kit on the proxy’s event stream', () => {
     t.setStreamDown(false)
     // The stream's own backoff brings it back within a few seconds; then polling drops to once a minute.
     await until(() => t.sync.store.getState().source === 'stream', 15_000)
+    // The look it opens with (from now: it never opened before), in process within milliseconds.
+    await sleep(300)
     const polled = t.polls()
     await sleep(1500)
     expect(t.polls()).toBe(polled)
