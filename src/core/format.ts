@@ -34,8 +34,11 @@ function toTime(value: Time): number | null {
  * @example formatRelativeTime('2026-01-01T10:00:00Z', Date.parse('2026-01-01T10:05:00Z'), 'en') // "5 minutes ago"
  */
 export function formatRelativeTime(value: Time, now: number, locale: string, utc?: boolean): string {
-  const t = toTime(value)
-  if (t === null) return ''
+  const at = toTime(value)
+  if (at === null) return ''
+  // A notification is never from the future: a time after `now` is a reader's clock behind the service's ("now",
+  // not "in 3 minutes").
+  const t = Math.min(at, now)
   const diff = t - now
   const abs = Math.abs(diff)
   // The key of a locale alone (a date formatter's has its options after it).

@@ -26,6 +26,11 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime(now - 5 * 60_000, now, 'ja')).toBe('5 分前')
   })
 
+  it('says "now" of a time after now (the reader\'s clock behind the service\'s), not "in 3 minutes"', () => {
+    expect(formatRelativeTime(now + 3 * 60_000, now, 'en')).toBe('now')
+    expect(formatRelativeTime(now + 2 * 3_600_000, now, 'de')).toBe('jetzt')
+  })
+
   it('never calls a time of today "yesterday", late in the evening or across a change of clocks', () => {
     const late = new Date(2026, 5, 15, 23, 30).getTime()
     expect(formatRelativeTime(new Date(2026, 5, 15, 0, 30).getTime(), late, 'en')).toBe('23 hours ago')
