@@ -45,6 +45,8 @@ export interface LiveOptions {
 const FOCUSED = 10_000
 const VISIBLE = 30_000
 const SAFETY = 60_000
+/** Looks the stream's events may cause in any one second. */
+const EVENT_LOOKS = 4
 
 /** Exponential backoff with jitter, capped at 5 minutes. */
 export const backoff = (failures: number) => Math.min(300_000, 1000 * 2 ** failures) * (0.5 + Math.random() / 2)
@@ -91,6 +93,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let streaming = false
   let missed = false
   let lastLook = 0
+  /** When the last {@link EVENT_LOOKS} looks began: the stream's events make at most that many in any second. */
+  const starts: number[] = []
   /** When the current period began: the end of the last look, or when this tab began to lead. */
   let periodStart = 0
   let looking = false
@@ -173,6 +177,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     if (looking) return void (again = true)
     looking = true
     lastLook = Date.now()
+    if (starts.push(lastLook) > EVENT_LOOKS) starts.shift()
     const before = sync.counts()[1]
     const force = reset
     reset = false
@@ -440,9 +445,17 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
               if (event === 'ready') return
               reset ||= event === 'reset'
               if (activity().visible) {
-                // Events that come together make one look, and a flood of them one a second.
+                // Events that come together (within 20 ms) make one look; a few a second, one look each at once;
+                // a flood, four looks a second (two to four requests each: the proxy's default rate, ten a second
+                // after a burst of 600, holds minutes of it). Resets (each look then reads every list) one a
+                // second: one such look makes up for any number of them.
                 clearTimeout(nudged)
-                nudged = setTimeout(() => void look(), Math.max(20, lastLook + 1000 - Date.now()))
+                const wait = reset
+                  ? lastLook + 1000 - Date.now()
+                  : starts.length < EVENT_LOOKS
+                    ? 0
+                    : starts[0]! + 1000 - Date.now()
+                nudged = setTimeout(() => void look(), Math.max(20, wait))
               } else missed = true
             },
           })

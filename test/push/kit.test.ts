@@ -111,6 +111,27 @@ describe('the kit on the proxy’s event stream', () => {
     ).toHaveLength(2)
   })
 
+  it('shows each of a few notifications a second as it comes: one look each, none held back', async () => {
+    const t = await setup()
+    stops.push(startLive(t.sync, () => ({ interval: undefined })))
+    await until(() => t.sync.store.getState().source === 'stream')
+    // The look it opens with.
+    await sleep(300)
+    const before = t.unread()
+    const counts = [before]
+    const off = t.sync.queryClient.getQueryCache().subscribe(() => {
+      if (counts.at(-1) !== t.unread()) counts.push(t.unread())
+    })
+    // Two or three a second: each its own look at once, not gathered into one a second later.
+    for (let i = 0; i < 5; i++) {
+      expect((await t.trigger()).status).toBe(201)
+      await sleep(400)
+    }
+    await until(() => t.unread() === before + 5)
+    off()
+    expect(counts).toEqual([0, 1, 2, 3, 4, 5].map((n) => before + n))
+  })
+
   it('hears of what came between the first reads and the stream’s opening, by one look as it opens', async () => {
     const t = await setup()
     const before = t.unread()
