@@ -6,8 +6,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { act, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { createInboxClient } from '../../src/api/client'
-import type { FeedItem, InboxClient } from '../../src/api/types'
-import { itemsOf as feedItems } from '../../src/core/items'
+import type { InboxClient } from '../../src/api/types'
 import type { FeedData } from '../../src/core/lists'
 import { inboxKeys, type FeedFilters } from '../../src/core/queries'
 import { InboxProvider, type InboxProviderProps } from '../../src/provider/InboxProvider'
@@ -45,7 +44,6 @@ export interface Harness {
   }
   /** The cached list with these filters. */
   cached(filters?: Partial<FeedFilters>, subscriberId?: string): FeedData | undefined
-  cachedItems(filters?: Partial<FeedFilters>, subscriberId?: string): FeedItem[]
 }
 
 export function newQueryClient(): QueryClient {
@@ -127,8 +125,6 @@ export function setup(
       }
     },
     cached: (filters = {}, id = subscriberId) => queryClient.getQueryData<FeedData>(inboxKeys.feed(id, filters)),
-    cachedItems: (filters = {}, id = subscriberId) =>
-      feedItems(queryClient.getQueryData<FeedData>(inboxKeys.feed(id, filters))),
   }
 }
 
