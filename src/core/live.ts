@@ -92,9 +92,9 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   let paused = false
   let streaming = false
   let missed = false
-  let lastLook = 0
-  /** When the last {@link EVENT_LOOKS} looks began: the stream's events make at most that many in any second. */
+  /** When the last {@link EVENT_LOOKS} looks began, the latest last: events make at most that many a second. */
   const starts: number[] = []
+  const lastLook = () => starts.at(-1) ?? 0
   /** When the current period began: the end of the last look, or when this tab began to lead. */
   let periodStart = 0
   let looking = false
@@ -176,8 +176,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     // A look asked for while one is out goes once that one is done: it may have read before the news.
     if (looking) return void (again = true)
     looking = true
-    lastLook = Date.now()
-    if (starts.push(lastLook) > EVENT_LOOKS) starts.shift()
+    if (starts.push(Date.now()) > EVENT_LOOKS) starts.shift()
     const before = sync.counts()[1]
     const force = reset
     reset = false
@@ -323,7 +322,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   /** A look soon, unless one just went and found all well (focus and reconnect flap). */
   const soon = () => {
     if (!leading) post({ t: 'check' })
-    else if (failures || Date.now() - lastLook > 2000) void look()
+    else if (failures || Date.now() - lastLook() > 2000) void look()
     else plan()
   }
 
@@ -451,7 +450,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
                 // second: one such look makes up for any number of them.
                 clearTimeout(nudged)
                 const wait = reset
-                  ? lastLook + 1000 - Date.now()
+                  ? lastLook() + 1000 - Date.now()
                   : starts.length < EVENT_LOOKS
                     ? 0
                     : starts[0]! + 1000 - Date.now()

@@ -1,7 +1,8 @@
 import { en } from '../../locales/en'
 import { useStrings } from './uiCore'
 
-export { UIContext, useIsoLayoutEffect, visuallyHidden, type Part } from './uiCore'
+export { UIContext, visuallyHidden, type Part } from './uiCore'
+export { useIsoLayoutEffect } from '../../provider/context'
 
 /**
  * What a component needs to render: its strings (English with the provider's `messages` on top), the

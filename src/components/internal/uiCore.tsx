@@ -93,5 +93,3 @@ export const visuallyHidden: CSSProperties = {
   whiteSpace: 'nowrap',
   border: 0,
 }
-
-export { useIsoLayoutEffect } from '../../provider/context'
