@@ -182,6 +182,9 @@ export const TYPE_CHECKS = {
   bundler: { module: 'esnext', moduleResolution: 'bundler' },
   node16: { module: 'node16', moduleResolution: 'node16' },
   nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+  // The resolution of older projects, which reads no `exports`: the subpaths' types come from `typesVersions`.
+  // TypeScript 6 warns that it is deprecated; TypeScript 7 no longer has it.
+  node10: { module: 'esnext', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
 } as const
 
 /**
@@ -190,7 +193,7 @@ export const TYPE_CHECKS = {
  */
 export function writeTypesApp(dir: string, entries: Entry[]): void {
   const tsconfigs = Object.fromEntries(
-    Object.entries(TYPE_CHECKS).map(([name, { module, moduleResolution }]) => [
+    Object.entries(TYPE_CHECKS).map(([name, { module, moduleResolution, ...rest }]) => [
       `tsconfig.${name}.json`,
       JSON.stringify(
         {
@@ -199,6 +202,7 @@ export function writeTypesApp(dir: string, entries: Entry[]): void {
             lib: ['ES2023', 'DOM', 'DOM.Iterable'],
             module,
             moduleResolution,
+            ...rest,
             jsx: 'react-jsx',
             strict: true,
             // Stricter than strict: an optional prop given undefined must say it takes it.
