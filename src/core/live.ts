@@ -26,7 +26,6 @@ import type { FeedItem } from '../api/types'
 import { countQueryOptions, devWarn, inboxKeys, unknownSubscriber, type CountData, type CountKind } from './keys'
 import { importOnline, whenOnline } from './sync'
 import type { InboxSync, TabMessage, Trouble } from './sync'
-import { troubleKind } from './trouble'
 
 /** What the provider passes; read on every use, so that new callbacks need no restart. */
 export interface LiveOptions {
@@ -60,6 +59,12 @@ interface TabState {
 }
 
 const hasWindow = typeof window === 'object'
+
+/**
+ * A 401: the session ended or the token expired (what src/core/trouble.ts calls `signedOut`, said here without
+ * it: the loop needs no other kind, and without that module its chunk loads alone after the first render).
+ */
+const refusedCredentials = (error: unknown) => error instanceof ApiError && error.status === 401
 
 /**
  * An id per QueryClient. Two providers of one inbox in one page may share one (mounted together, or given the
@@ -222,7 +227,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   function failed(error: Error) {
     retryIn = backoff(++failures)
-    signedOut(error, troubleKind(error) === 'signedOut')
+    signedOut(error, refusedCredentials(error))
     const retryAt = paused ? null : Date.now() + retryIn
     setTrouble({ error, retryAt })
     post({ t: 'trouble', status: (error as ApiError).status, message: error.message, name: error.name, retryAt })
@@ -396,7 +401,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     if (unknownSubscriber(error) || isCancelledError(error)) return
     // In development, what went wrong is said at the first read that fails, not at the next look.
     warn(error)
-    if (troubleKind(error) === 'signedOut') (signedOut(error, true), plan())
+    if (refusedCredentials(error)) (signedOut(error, true), plan())
   }
   const cache = sync.queryClient.getQueryCache()
   cache.getAll().forEach(refused)
