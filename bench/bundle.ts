@@ -4,6 +4,12 @@ import react from '@vitejs/plugin-react'
 import { build, type InlineConfig, type Rollup } from 'vite'
 import * as esbuild from 'esbuild'
 import { reactExternal, reactOnce, reactOnceEsbuild } from '../scripts/reactOnce'
+import { publishedEsbuild, publishedVite } from './published'
+
+/** How the kit is taken: `published` builds on dist/ ({@link publishedVite}), else on the sources. */
+export interface BuildFrom {
+  published?: boolean
+}
 
 /** What a tiny app costs the page that loads it, React itself excluded. */
 export interface BundleCost {
@@ -28,9 +34,10 @@ export interface BundleCost {
 function ownerOf(id: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)
   if (pkg) return pkg[1]!
-  // Components one by one (which of them a page loads first is the point of the split), other areas whole.
-  const area = /\/(src\/components\/[^/]+|src\/[^/]+)/.exec(id)
-  return area ? area[1]! : 'app'
+  // Components one by one (which of them a page loads first is the point of the split), other areas whole; the
+  // published files (dist/) are laid out as the sources are, and named as them.
+  const area = /\/(?:src|dist)\/(components\/[^/]+|[^/]+)/.exec(id)
+  return area ? `src/${area[1]!.replace(/\.js$/, '.ts')}` : 'app'
 }
 
 /** Minified and gzip bytes. */
@@ -44,13 +51,13 @@ const gz = (text: string | Uint8Array) => gzipSync(text, { level: 9 }).length
 const bytes = (text: string | Uint8Array) => (typeof text === 'string' ? Buffer.byteLength(text) : text.length)
 
 /** What every bench build shares: no project config, the React plugin, production mode. */
-export function buildBase(entry: string): InlineConfig {
+export function buildBase(entry: string, { published = false }: BuildFrom = {}): InlineConfig {
   return {
     configFile: false,
     logLevel: 'silent',
     root: dirname(entry),
     // As the library is built (src/react.ts).
-    plugins: [react(), reactOnce()],
+    plugins: [react(), reactOnce(), ...(published ? [publishedVite()] : [])],
     // Vite leaves process.env alone in library mode; the peers' dev-only branches must drop out.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   }
@@ -61,12 +68,12 @@ export function buildBase(entry: string): InlineConfig {
  * and measures its JS and CSS. Every kit goes through this same function so the bundler and its
  * settings are equal for all.
  */
-export async function measureBundle(entry: string): Promise<BundleCost> {
+export async function measureBundle(entry: string, from: BuildFrom = {}): Promise<BundleCost> {
   // Under Vitest NODE_ENV is `test`, which makes the React plugin emit its development JSX: build as production.
   const env = process.env.NODE_ENV
   process.env.NODE_ENV = 'production'
   const result = await build({
-    ...buildBase(entry),
+    ...buildBase(entry, from),
     build: {
       write: false,
       minify: true,
@@ -133,7 +140,7 @@ export async function measureBundle(entry: string): Promise<BundleCost> {
 }
 
 /** esbuild's options for a one-file production build of an app: what the issue measured its figures with. */
-export function esbuildOptions(entry: string): esbuild.BuildOptions {
+export function esbuildOptions(entry: string, { published = false }: BuildFrom = {}): esbuild.BuildOptions {
   return {
     entryPoints: { app: entry },
     bundle: true,
@@ -145,7 +152,7 @@ export function esbuildOptions(entry: string): esbuild.BuildOptions {
     jsx: 'automatic',
     legalComments: 'none',
     logLevel: 'silent',
-    plugins: [reactOnceEsbuild()],
+    plugins: [reactOnceEsbuild(), ...(published ? [publishedEsbuild()] : [])],
   }
 }
 
@@ -153,9 +160,9 @@ export function esbuildOptions(entry: string): esbuild.BuildOptions {
  * The JS of an app built by esbuild into one file (every lazy chunk inlined), React external, minified and
  * gzipped: the issue's measure, beside the Vite one above, which keeps what loads later apart.
  */
-export async function measureEsbuild(entry: string): Promise<Size> {
+export async function measureEsbuild(entry: string, from: BuildFrom = {}): Promise<Size> {
   const result = await esbuild.build({
-    ...esbuildOptions(entry),
+    ...esbuildOptions(entry, from),
     external: ['react', 'react-dom', 'react/*', 'react-dom/*'],
     loader: { '.css': 'empty' },
   })

@@ -46,9 +46,12 @@ export interface KitBrowserResults {
 
 type Attempt = <T>(what: string, run: () => Promise<T>) => Promise<T | { error: string }>
 
-/** The kit's page, built for production and served with a reference service of 50 notifications behind `/api`. */
+/**
+ * The kit's page, built for production on the published files (dist/, which must be built: bench/published.ts)
+ * and served with a reference service of 50 notifications behind `/api`.
+ */
 export async function kitPage(oneFile = false): Promise<PageServer> {
-  const server = await servePage(await (oneFile ? buildOneFilePage : buildPage)(KIT_PAGE))
+  const server = await servePage(await (oneFile ? buildOneFilePage : buildPage)(KIT_PAGE, { published: true }))
   serve(server, 50)
   return server
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { basename, extname, join, normalize } from 'node:path'
 import { build, type Rollup } from 'vite'
 import * as esbuild from 'esbuild'
-import { buildBase, esbuildOptions } from './bundle'
+import { buildBase, esbuildOptions, type BuildFrom } from './bundle'
 import { toNodeHandler } from '../src/proxy/node'
 
 /**
@@ -12,10 +12,10 @@ import { toNodeHandler } from '../src/proxy/node'
  * temp dir and writes an index.html that marks `script-start` before the app's script loads.
  * Returns the directory to serve.
  */
-export async function buildPage(entry: string): Promise<string> {
+export async function buildPage(entry: string, from: BuildFrom = {}): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'inbox-bench-'))
   const result = await build({
-    ...buildBase(entry),
+    ...buildBase(entry, from),
     build: {
       outDir,
       emptyOutDir: true,
@@ -56,9 +56,9 @@ export async function buildPage(entry: string): Promise<string> {
  * The same page built by esbuild into one file (React bundled, every lazy chunk inlined), as the issue
  * measured its mount and heap figures.
  */
-export async function buildOneFilePage(entry: string): Promise<string> {
+export async function buildOneFilePage(entry: string, from: BuildFrom = {}): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'inbox-bench-'))
-  const result = await esbuild.build({ ...esbuildOptions(entry), loader: { '.css': 'css' } })
+  const result = await esbuild.build({ ...esbuildOptions(entry, from), loader: { '.css': 'css' } })
   const files = result.outputFiles ?? []
   await mkdir(join(outDir, 'assets'))
   for (const file of files) await writeFile(join(outDir, 'assets', basename(file.path)), file.contents)

@@ -16,6 +16,7 @@ import { floorMountTarget, floorPage, kitMountTargets, kitPage, kitScenarios, ty
 import type { PageServer } from './pages'
 import { measureConsistency, renderConsistency, type ConsistencyResults } from './consistency'
 import { ensurePeers, PEERS, PEERS_DIR } from './peers'
+import { buildPackage } from './published'
 import { renderReadme, renderTable } from './table'
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url))
@@ -92,6 +93,8 @@ const only = new Set(
   ).split(','),
 )
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.slice(7) ?? MOUNT_RUNS)
+/** The kit's sizes and pages are built on its published files (dist/), as the peers' are on theirs. */
+const PUBLISHED = { published: true }
 const seeds = Number(args.find((a) => a.startsWith('--seeds='))?.slice(8) ?? 20)
 
 const attempt = async <T>(what: string, run: () => Promise<T>): Promise<Outcome<T>> => {
@@ -163,19 +166,30 @@ async function main(): Promise<void> {
   }
   const kit = results.kits['inbox-kit']!
 
+  if (only.has('size') || only.has('browser')) {
+    console.error('Building the package (vite build: dist/)')
+    buildPackage()
+  }
+
   if (only.has('size')) {
     console.error('Bundle cost')
-    kit.bundle = await attempt('inbox-kit <Inbox/>', () => measureBundle(here('./apps/inbox.tsx')))
-    kit.hooksBundle = await attempt('inbox-kit hooks', () => measureBundle(here('./apps/hooks.tsx')))
-    kit.oneFile = await attempt('inbox-kit <Inbox/>, one file', () => measureEsbuild(here('./apps/inbox.tsx')))
-    kit.hooksOneFile = await attempt('inbox-kit hooks, one file', () => measureEsbuild(here('./apps/hooks.tsx')))
+    kit.bundle = await attempt('inbox-kit <Inbox/>', () => measureBundle(here('./apps/inbox.tsx'), PUBLISHED))
+    kit.hooksBundle = await attempt('inbox-kit hooks', () => measureBundle(here('./apps/hooks.tsx'), PUBLISHED))
+    kit.oneFile = await attempt('inbox-kit <Inbox/>, one file', () =>
+      measureEsbuild(here('./apps/inbox.tsx'), PUBLISHED),
+    )
+    kit.hooksOneFile = await attempt('inbox-kit hooks, one file', () =>
+      measureEsbuild(here('./apps/hooks.tsx'), PUBLISHED),
+    )
     results.kits.floor!.bundle = await attempt('floor', () => measureBundle(here('./apps/floor.tsx')))
     results.kits.floor!.oneFile = await attempt('floor, one file', () => measureEsbuild(here('./apps/floor.tsx')))
     // What each shape costs an app that uses it (the one-line <Inbox/> pays for none of the others).
     kit.shapes = {}
     for (const shape of ['parts', 'inline', 'page', 'markdown'])
       if (existsSync(here(`./apps/${shape}.tsx`)))
-        kit.shapes[shape] = await attempt(`inbox-kit ${shape}`, () => measureBundle(here(`./apps/${shape}.tsx`)))
+        kit.shapes[shape] = await attempt(`inbox-kit ${shape}`, () =>
+          measureBundle(here(`./apps/${shape}.tsx`), PUBLISHED),
+        )
     for (const peer of PEERS) {
       const result = results.kits[peer.id]!
       result.bundle = await attempt(peer.name, () => measureBundle(peer.entry))
@@ -323,6 +337,7 @@ async function main(): Promise<void> {
   } else if (previous?.consistency) results.consistency = previous.consistency
 
   results.notes.push(
+    'Every kit is built from what its package publishes: inbox-kit from its dist/ (the files of its tarball, built by `vite build` first), the peers from their npm packages.',
     'Peers cannot reach their clouds from this machine: for them only the bundles, the first render of the bell and the click that opens the popover are measured.',
     `Mount times run from a mark placed before the app script loads to the state named, median of ${runs} fresh loads, the kits taking turns.`,
   )
