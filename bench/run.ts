@@ -167,7 +167,7 @@ async function main(): Promise<void> {
   const kit = results.kits['inbox-kit']!
 
   if (only.has('size') || only.has('browser')) {
-    console.error('Building the package (vite build: dist/)')
+    console.error('Building the package (npm run build: dist/)')
     buildPackage()
   }
 
@@ -337,7 +337,7 @@ async function main(): Promise<void> {
   } else if (previous?.consistency) results.consistency = previous.consistency
 
   results.notes.push(
-    'Every kit is built from what its package publishes: inbox-kit from its dist/ (the files of its tarball, built by `vite build` first), the peers from their npm packages.',
+    'Every kit is built from what its package publishes: inbox-kit from its dist/ (the files of its tarball, built by `npm run build` first), the peers from their npm packages.',
     'Peers cannot reach their clouds from this machine: for them only the bundles, the first render of the bell and the click that opens the popover are measured.',
     `Mount times run from a mark placed before the app script loads to the state named, median of ${runs} fresh loads, the kits taking turns.`,
   )
