@@ -29,6 +29,14 @@ const DRAIN_BYTES = 1 << 20
 const DRAIN_MS = 2_000
 
 /**
+ * What may still wait in Node for an event stream's client once the stream is over, when the client has
+ * stopped reading (the system's buffers are full before Node holds anything): at this much or more it is
+ * dropped at once. Node 20's default high-water mark; from Node 22 the default is 64 KiB, below which a write
+ * does not yet say to wait, so that alone cannot tell.
+ */
+const STALLED_BYTES = 16_384
+
+/**
  * Adapts a fetch-standard handler (such as the one from `createInboxProxy`) to Node's
  * `(req, res)` signature, for `http.createServer` and Express alike.
  *
@@ -46,7 +54,8 @@ const DRAIN_MS = 2_000
  * Answers stream: each chunk is written as it comes, as fast as the client takes it, and a client that goes
  * away cancels the rest at once. A `text/event-stream` answer (the proxy's `/events`) has its headers sent
  * straight away and is exempt from the socket's idle timeout, so it lives as long as the client stays; when it
- * ends while its client is not taking what was sent, the connection is dropped rather than left waiting.
+ * ends while its client is not taking what was sent, the connection is dropped rather than left waiting: at
+ * once with 16 KiB or more waiting, else when the client has not taken the rest within 2 s.
  *
  * @example
  * app.use('/api/inbox', toNodeHandler(createInboxProxy({ ..., basePath: '/api/inbox' })))
@@ -101,8 +110,17 @@ export function toNodeHandler(
         req.socket?.setTimeout(0)
         res.flushHeaders()
         // So once the stream is over (cut off, replaced, expired), a client still not taking what was sent would
-        // hold the connection for ever, uncounted by the proxy's limits: it is dropped instead.
-        const over = () => void (res.writableNeedDrain && res.destroy())
+        // hold the connection for ever, uncounted by the proxy's limits: it is dropped instead, at once when a
+        // buffer's worth waits for it, else once it has not taken the rest within DRAIN_MS.
+        const over = () => {
+          if (res.writableNeedDrain || res.writableLength >= STALLED_BYTES) return void res.destroy()
+          if (res.writableFinished) return
+          const timer = setTimeout(() => res.destroy(), DRAIN_MS)
+          ;(timer as { unref?: () => void }).unref?.()
+          const clear = () => clearTimeout(timer)
+          res.once('finish', clear)
+          res.once('close', clear)
+        }
         reader.closed.then(over, over)
       }
       // A client gone while nothing is being sent is noticed at once, not at the next chunk.

@@ -86,7 +86,8 @@ describe('toNodeHandler with streamed answers', () => {
     await proxy.notify(['user-1'])
   })
 
-  it('drops the connection of a client that takes nothing once its stream is over, cut off or replaced', async () => {
+  /** The proxy over HTTP, one stream a subscriber, and `stalled`: a client of its stream that never reads. */
+  async function stallingProxy() {
     const { broker, listening } = countingBroker()
     const { proxy, bearer } = startProxy({
       events: { broker, heartbeatMs: 60_000, maxStreamsPerSubscriber: 1, maxQueuedBytes: 100_000 },
@@ -104,6 +105,11 @@ describe('toNodeHandler with streamed answers', () => {
       await until(() => served.sockets.length > before && listening() === 1)
       return { client: socket, server: served.sockets[before]! }
     }
+    return { proxy, listening, stalled }
+  }
+
+  it('drops the connection of a client that takes nothing once its stream is over, cut off or replaced', async () => {
+    const { proxy, listening, stalled } = await stallingProxy()
     // 26 kB an event: several fit in the proxy's queue.
     const event = {
       type: 'message.created' as const,
@@ -128,6 +134,29 @@ describe('toNodeHandler with streamed answers', () => {
     await fill(next.server)
     while (listening() > 0) await proxy.notify(['user-1'], event)
     await until(() => next.server.destroyed)
+    replaced.client.destroy()
+    next.client.destroy()
+  })
+
+  it('drops it too when less than a buffer waits for it, once it has not taken that within 2 s', async () => {
+    const { proxy, stalled } = await stallingProxy()
+    // About 5 kB an event, sent until the system's buffers are full and the first bytes wait in Node: then less
+    // than 16 KiB waits, which no write has yet refused (their high-water mark is 16 KiB or more).
+    const event = {
+      type: 'message.created' as const,
+      messageIds: Array.from({ length: 20 }, (_, i) => String(i).padStart(250, 'm')),
+    }
+    const replaced = await stalled()
+    while (replaced.server.writableLength === 0) {
+      await proxy.notify(['user-1'], event)
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+    expect(replaced.server.writableLength).toBeLessThan(16_384)
+    // Replaced: its stream is over with those bytes still waiting for a client that takes nothing.
+    const next = await stalled()
+    const endedAt = Date.now()
+    await until(() => replaced.server.destroyed, 4_000)
+    expect(Date.now() - endedAt).toBeGreaterThanOrEqual(1_500)
     replaced.client.destroy()
     next.client.destroy()
   })
