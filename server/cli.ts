@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { parseArgs } from 'node:util'
+import { drainRest } from '../src/proxy/node'
 import { FixtureError } from './fixture'
 import { errorBody } from './http'
 import { storeOf, createService } from './service'
@@ -16,14 +17,6 @@ const USAGE = `Usage: npm run server -- [--port 4010] [--host 127.0.0.1] [--fixt
 
 /** Bytes of a request body read ahead of the service, so a client never sends faster than it is consumed. */
 const READ_AHEAD = 64 * 1024
-/**
- * The rest of a body refused early (a 401, a 413) is read and dropped, so that the client reads the answer
- * rather than a reset, but only this much: past it the connection is ended, and closed this long after the answer
- * at the latest. Reading it all would cost memory too until the collector frees the dropped chunks, tens of MB
- * on Node 24 for a client that sends hundreds.
- */
-const LINGER_BYTES = 1024 * 1024
-const LINGER_MS = 2_000
 
 function main(): void {
   const { values } = parseArgs({
@@ -119,41 +112,41 @@ function shellQuote(text: string): string {
 
 /**
  * The request body as a web stream that reads from the socket only as fast as the service consumes it
- * (back-pressure), and `discard()`, which drops whatever is left unread instead of keeping it.
+ * (back-pressure), and `detach()`, which takes its listeners off the request (the service cancelled the body, or
+ * answered before reading all of it): what is left is drained once the answer is out.
  */
-function bodyOf(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; discard(): void } {
-  let open = true
-  const discard = () => {
-    open = false
-    req.resume()
-  }
+function bodyOf(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; detach(): void } {
+  let detach = () => {}
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         req.pause()
-        req.on('data', (chunk: Buffer) => {
-          // After a cancel or an answer the stream is closed: bytes still arriving are dropped.
-          if (!open) return
+        const onData = (chunk: Buffer) => {
           controller.enqueue(new Uint8Array(chunk))
           if ((controller.desiredSize ?? 0) <= 0) req.pause()
-        })
-        req.on('end', () => {
-          if (open) controller.close()
-          open = false
-        })
-        req.on('error', (error) => {
-          if (open) controller.error(error)
-          open = false
-        })
+        }
+        const onEnd = () => (detach(), controller.close())
+        const onError = (error: Error) => (detach(), controller.error(error))
+        detach = () => {
+          req.off('data', onData)
+          req.off('end', onEnd)
+          req.off('error', onError)
+        }
+        req.on('data', onData)
+        req.on('end', onEnd)
+        req.on('error', onError)
       },
       pull() {
-        if (open) req.resume()
+        req.resume()
       },
-      cancel: discard,
+      cancel() {
+        detach()
+        req.pause()
+      },
     },
     new ByteLengthQueuingStrategy({ highWaterMark: READ_AHEAD }),
   )
-  return { stream, discard }
+  return { stream, detach: () => detach() }
 }
 
 /** Methods a fetch Request cannot carry; the service would answer them 404 like any unknown route. */
@@ -173,24 +166,11 @@ async function serve(
   const method = req.method ?? 'GET'
   const hasBody = method !== 'GET' && method !== 'HEAD'
   const body = hasBody ? bodyOf(req) : undefined
-  // Once the answer is out, what the client still sends is read and dropped, up to LINGER_BYTES and LINGER_MS.
+  // Once the answer is out, what the client still sends is read and dropped, as the proxy's Node adapter does: up
+  // to 1 MiB, then the connection is ended, and closed 2 s after the answer at the latest.
   res.on('finish', () => {
-    if (req.complete) return
-    body?.discard()
-    let left = LINGER_BYTES
-    const drop = (chunk: Buffer) => {
-      left -= chunk.length
-      if (left >= 0) return
-      req.off('data', drop)
-      req.pause()
-      req.socket.end()
-    }
-    req.on('data', drop)
-    req.resume()
-    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS)
-    timer.unref()
-    req.once('end', () => clearTimeout(timer))
-    req.once('close', () => clearTimeout(timer))
+    body?.detach()
+    drainRest(req)
   })
   try {
     const url = new URL(req.url ?? '/', origin)

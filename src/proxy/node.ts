@@ -281,7 +281,7 @@ function bodyStream(req: NodeRequest, handle: { detach: () => void }): ReadableS
  * can serve the next request. Past {@link DRAIN_BYTES}, it stops reading and ends its side of the connection
  * (after the answer, so the client still gets it); past {@link DRAIN_MS}, it closes the connection.
  */
-function drainRest(req: NodeRequest): void {
+export function drainRest(req: IncomingMessage): void {
   if (req.complete || req.destroyed || req.listenerCount('data') > 0) return
   let left = DRAIN_BYTES
   const timer = setTimeout(() => req.socket?.destroy(), DRAIN_MS)
