@@ -284,15 +284,23 @@ describe('the demo, end to end in Chromium', { timeout: 60_000 }, () => {
     }
   })
 
-  it('sets a primary integration, its panel reached from the header without its title going under the header', async () => {
+  it('sets a primary integration, its panel reached from the header without its title going under the header, at any width', async () => {
     const page = await openDemo(run, 'demo-user')
     const panel = page.locator('#integrations')
     await panel.locator('li').first().waitFor()
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).click()
-    await eventually(() => page.evaluate(() => scrollY)).toBeGreaterThan(0)
-    const headerBottom = await page.locator('.demo-header').evaluate((el) => el.getBoundingClientRect().bottom)
-    const titleTop = await panel.getByRole('heading', { level: 2 }).evaluate((el) => el.getBoundingClientRect().top)
-    expect(titleTop).toBeGreaterThanOrEqual(headerBottom)
+    // Wide, the links sit beside the header's tools; narrower, on a row of their own; on a phone the header
+    // scrolls away with the page.
+    for (const width of [1280, 800, 600, 375]) {
+      await page.setViewportSize({ width, height: 760 })
+      await page.evaluate(() => scrollTo(0, 0))
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }).click()
+      await eventually(() => page.evaluate(() => scrollY)).toBeGreaterThan(0)
+      const headerBottom = await page.locator('.demo-header').evaluate((el) => el.getBoundingClientRect().bottom)
+      const titleTop = await panel.getByRole('heading', { level: 2 }).evaluate((el) => el.getBoundingClientRect().top)
+      expect(titleTop, `${width} px`).toBeGreaterThanOrEqual(Math.max(headerBottom, 0))
+      expect(titleTop, `${width} px`).toBeLessThan(200)
+    }
+    await page.setViewportSize({ width: 1280, height: 760 })
     const makeBackup = panel.getByRole('button', { name: 'Make primary Backup email Development' })
     await makeBackup.click()
     await panel.getByRole('button', { name: 'Make primary SMTP relay Development' }).waitFor()
