@@ -294,34 +294,36 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
 
   /** In development, one warning per distinct failure, naming the request and the likely fix. */
   function warn(error: Error) {
-    // Bundlers write the mode in for `process.env.NODE_ENV`; a browser has no `process` to read it from.
+    // Bundlers write the mode in for `process.env.NODE_ENV`, so that a production build drops the whole `if` with
+    // its messages; unbundled, there is no `process`, and no warning.
     try {
-      if (process.env.NODE_ENV === 'production') return
+      if (process.env.NODE_ENV !== 'production') {
+        const status = (error as ApiError).status
+        const key = `${error.name}${status}`
+        if (warned.has(key)) return
+        warned.add(key)
+        const base = client.options?.baseUrl || '(this origin)'
+        const fix =
+          status === 401
+            ? "the service (or your proxy) refused the credentials: check `getHeaders`/`auth`, and the proxy's `authenticate`"
+            : status === 403
+              ? `the proxy refused: \`subscriberId\` ("${subscriberId}") must be the signed-in user's own id`
+              : status === 404
+                ? unknownSubscriber(error)
+                  ? `subscriber "${subscriberId}" does not exist on the service: check \`subscriberId\``
+                  : `there is no inbox route at \`baseUrl\` ${base}: check \`baseUrl\``
+                : error instanceof NetworkError
+                  ? `nothing answered at ${base}: check \`baseUrl\` and that the server runs (and allows this origin)`
+                  : error instanceof ResponseShapeError
+                    ? `${base} answered something that is not the notification service: check \`baseUrl\``
+                    : status === 502 || status === 504
+                      ? "your proxy got no answer from the service: check the proxy's `upstreamUrl` and that the service runs; the inbox retries with backoff"
+                      : 'the service failed; the inbox retries with backoff'
+        devWarn(`inbox-kit: reading the inbox failed (${status ?? error.name}: ${error.message}) — ${fix}.`)
+      }
     } catch {
-      return // Unbundled: no development warnings.
+      // Unbundled: no development warnings.
     }
-    const status = (error as ApiError).status
-    const key = `${error.name}${status}`
-    if (warned.has(key)) return
-    warned.add(key)
-    const base = client.options?.baseUrl || '(this origin)'
-    const fix =
-      status === 401
-        ? "the service (or your proxy) refused the credentials: check `getHeaders`/`auth`, and the proxy's `authenticate`"
-        : status === 403
-          ? `the proxy refused: \`subscriberId\` ("${subscriberId}") must be the signed-in user's own id`
-          : status === 404
-            ? unknownSubscriber(error)
-              ? `subscriber "${subscriberId}" does not exist on the service: check \`subscriberId\``
-              : `there is no inbox route at \`baseUrl\` ${base}: check \`baseUrl\``
-            : error instanceof NetworkError
-              ? `nothing answered at ${base}: check \`baseUrl\` and that the server runs (and allows this origin)`
-              : error instanceof ResponseShapeError
-                ? `${base} answered something that is not the notification service: check \`baseUrl\``
-                : status === 502 || status === 504
-                  ? "your proxy got no answer from the service: check the proxy's `upstreamUrl` and that the service runs; the inbox retries with backoff"
-                  : 'the service failed; the inbox retries with backoff'
-    devWarn(`inbox-kit: reading the inbox failed (${status ?? error.name}: ${error.message}) — ${fix}.`)
   }
 
   /** A look soon, unless one just went and found all well (focus and reconnect flap). */

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { measureBundle } from '../../bench/bundle'
+import * as esbuild from 'esbuild'
+import { esbuildOptions, measureBundle } from '../../bench/bundle'
 import { BUDGETS } from './budgets'
 
 const app = (name: string) => fileURLToPath(new URL(`../../bench/apps/${name}.tsx`, import.meta.url))
@@ -23,6 +24,21 @@ describe('size budget', () => {
     const cost = await measureBundle(app('hooks'))
     expect(cost.css.min, 'the hooks bring no CSS').toBe(0)
     expect(cost.js.gzip).toBeLessThanOrEqual(BUDGETS.hooks)
+  })
+
+  it('a production build carries none of the development warnings, nor their messages', async () => {
+    for (const name of ['inbox', 'page', 'hooks']) {
+      const result = await esbuild.build({
+        ...esbuildOptions(app(name)),
+        external: ['react', 'react-dom', 'react/*', 'react-dom/*'],
+        loader: { '.css': 'empty' },
+      })
+      const text = result.outputFiles!.map((f) => f.text).join('\n')
+      // Every development warning starts so (`devWarn`); the code that builds one goes with it.
+      expect(text.length, name).toBeGreaterThan(10_000)
+      expect(text.match(/inbox-kit: [^"'`]{0,40}/g), name).toBeNull()
+      expect(text, name).not.toContain('check `baseUrl`')
+    }
   })
 
   it('each locale costs at most 1.5 KiB gzip, and only to the apps that import it', async () => {
