@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -11,7 +11,7 @@ import { buildFixture, messages } from '../support/fixtures'
 import { launchBrowser } from '../support/browser'
 import { SUBSCRIBER_ID, TYPE_CHECKS } from './apps'
 import { FAILED_MARK } from './setup'
-import { measured, REPO, run } from './run'
+import { measured, REPO, run, start } from './run'
 import { measureBundle } from '../../bench/bundle'
 import { BUDGETS } from '../size/budgets'
 
@@ -292,6 +292,58 @@ describe('a Next.js App Router app', () => {
     const listed = readFileSync(join(app, '.next', 'server', 'app', 'entries.html'), 'utf8')
     for (const e of jsEntries) expect(listed).toMatch(new RegExp(`data-entry="${e.specifier}">\\w`))
   })
+
+  it('runs with next start: the page hydrates with no error nor warning, and the README’s NavBar, signed in through its token route and the proxy, shows the count', async () => {
+    const started = performance.now()
+    // The reference service over HTTP, as the proxy's upstreamUrl.
+    const service = createService({
+      fixture: buildFixture({ messages: messages(SUBSCRIBER_ID, 5, (i) => ({ seen: i >= 3 })) }),
+    })
+    const { toNodeHandler } = await import(
+      pathToFileURL(createRequire(join(root, 'package.json')).resolve('inbox-kit/proxy')).href
+    )
+    const upstream = await listen(createServer(toNodeHandler((request: Request) => service.fetch(request))))
+    // The README's token route declares `signedInUser` as the app's own; here it is a global the server starts with.
+    const signedIn = join(root, 'signed-in.mjs')
+    writeFileSync(signedIn, `globalThis.signedInUser = async () => ${JSON.stringify(SUBSCRIBER_ID)}\n`)
+    const port = await freePort()
+    const next = await start(bin('next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+      cwd: app,
+      ready: /Ready in/,
+      env: {
+        NEXT_TELEMETRY_DISABLED: '1',
+        NODE_OPTIONS: `--import ${pathToFileURL(signedIn).href}`,
+        INBOX_API_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+        INBOX_API_KEY: service.apiKey,
+        INBOX_TOKEN_SECRET: 'a-secret-of-the-test-app-32-bytes-or-more',
+      },
+    })
+    const browser = await launchBrowser()
+    try {
+      const page = await browser.newPage()
+      await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }))
+      const problems: string[] = []
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+      // A hydration mismatch is told on the console, as an error (React's #418) or a warning.
+      page.on(
+        'console',
+        (m) => ['error', 'warning'].includes(m.type()) && problems.push(`console.${m.type()}: ${m.text()}`),
+      )
+      page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`))
+      await page.goto(`http://127.0.0.1:${port}/`)
+      const navBar = page.locator('header button.inbox-bell')
+      await expect.poll(() => navBar.getAttribute('data-count'), { timeout: 20_000 }).toBe('3')
+      expect(await navBar.getAttribute('aria-label')).toBe('Notifications, 3 unseen')
+      await navBar.click()
+      await expect.poll(() => page.locator('article').count(), { timeout: 20_000 }).toBe(5)
+      expect(problems).toEqual([])
+    } finally {
+      await browser.close()
+      next.stop()
+      await new Promise((done) => upstream.close(done))
+    }
+    measured('next start and its chromium check', performance.now() - started)
+  })
 })
 
 describe('a strict TypeScript consumer (skipLibCheck: false) importing every typed entry', () => {
@@ -347,6 +399,16 @@ function serveBuilt(dir: string, proxy: (req: never, res: never) => Promise<void
       return void res.writeHead(path === '/favicon.ico' ? 204 : 404).end()
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
     createReadStream(file).pipe(res)
+  })
+}
+
+/** A port free on loopback now, for a server that must be told one. */
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => done(port))
+    })
   })
 }
 

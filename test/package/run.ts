@@ -59,3 +59,40 @@ export function run(
 export function measured(step: string, ms: number): void {
   console.info(`[measure] package: ${step}: ${(ms / 1000).toFixed(1)} s`)
 }
+
+/**
+ * Starts a server command and resolves once its output matches `ready`; rejects with its output if it exits or
+ * `timeout` ms pass first. `stop` ends it.
+ */
+export function start(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; ready: RegExp; timeout?: number },
+): Promise<{ output: () => string; stop: () => void }> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: childEnv(options.env ?? {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const stop = () => void child.kill()
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer)
+      stop()
+      reject(new Error(`\`${[command, ...args].join(' ')}\` in ${options.cwd} ${why}:\n${output.slice(-SHOWN)}`))
+    }
+    const timer = setTimeout(() => fail('was not ready in time'), options.timeout ?? 30_000)
+    const take = (chunk: string) => {
+      output += chunk
+      if (options.ready.test(output)) {
+        clearTimeout(timer)
+        resolve({ output: () => output, stop })
+      }
+    }
+    child.stdout.setEncoding('utf8').on('data', take)
+    child.stderr.setEncoding('utf8').on('data', take)
+    child.on('error', (error) => fail(`could not start (${error.message})`))
+    child.on('exit', (code, signal) => fail(`ended (${signal ?? `exit ${code}`})`))
+  })
+}
