@@ -5,6 +5,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
 import { createService } from '../../server'
 import { buildFixture, messages } from '../support/fixtures'
@@ -228,17 +229,7 @@ describe('a Vite + React app', () => {
       const browser = await launchBrowser()
       try {
         const page = await browser.newPage()
-        // Chromium asks for one; an app made by `npm create vite` names its own.
-        await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }))
-        const problems: string[] = []
-        page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
-        page.on(
-          'console',
-          (m) =>
-            (m.type() === 'error' || (warnings && m.type() === 'warning')) &&
-            problems.push(`console.${m.type()}: ${m.text()}`),
-        )
-        page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`))
+        const problems = await watch(page, warnings)
         await page.goto(at)
         const bell = page.locator('button.inbox-bell')
         await expect.poll(() => bell.getAttribute('data-count'), { timeout: 20_000 }).toBe('3')
@@ -321,15 +312,8 @@ describe('a Next.js App Router app', () => {
     const browser = await launchBrowser()
     try {
       const page = await browser.newPage()
-      await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }))
-      const problems: string[] = []
-      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
-      // A hydration mismatch is told on the console, as an error (React's #418) or a warning.
-      page.on(
-        'console',
-        (m) => ['error', 'warning'].includes(m.type()) && problems.push(`console.${m.type()}: ${m.text()}`),
-      )
-      page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`))
+      // A hydration mismatch is told as an error (React's #418) or, in development, a warning.
+      const problems = await watch(page, true)
       await page.goto(`http://127.0.0.1:${port}/`)
       const navBar = page.locator('header button.inbox-bell')
       await expect.poll(() => navBar.getAttribute('data-count'), { timeout: 20_000 }).toBe('3')
@@ -400,6 +384,24 @@ function serveBuilt(dir: string, proxy: (req: never, res: never) => Promise<void
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
     createReadStream(file).pipe(res)
   })
+}
+
+/**
+ * What goes wrong on `page` from now on: uncaught errors, console errors (and warnings, with `warnings`), and
+ * answers of 400 or more. Chromium's own request for a favicon is answered: the apps here name none.
+ */
+async function watch(page: Page, warnings: boolean): Promise<string[]> {
+  await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }))
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+  page.on(
+    'console',
+    (m) =>
+      (m.type() === 'error' || (warnings && m.type() === 'warning')) &&
+      problems.push(`console.${m.type()}: ${m.text()}`),
+  )
+  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`))
+  return problems
 }
 
 /** A port free on loopback now, for a server that must be told one. */
