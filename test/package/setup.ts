@@ -29,9 +29,13 @@ export const FAILED_MARK = '.failed'
 
 /**
  * Where `npm test` has the consumer installed ahead (`npm run test:package:prepare`, beside the checks, so that the
- * install's waits on the registry overlap their work): outside the repository, as every consumer folder here is.
+ * install's waits on the registry overlap their work): outside the repository, as every consumer folder here is;
+ * one folder per checkout, so that two clones tested at once on one machine keep to their own.
  */
-const PREPARED = join(tmpdir(), 'inbox-kit-consumer-prepared')
+const PREPARED = join(
+  tmpdir(),
+  `inbox-kit-consumer-prepared-${createHash('sha256').update(REPO).digest('hex').slice(0, 12)}`,
+)
 const STAMP = 'prepared.json'
 
 /**
