@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { parseArgs } from 'node:util'
-import { drainRest } from '../src/proxy/node'
+import { bodyStream, drainRest } from '../src/proxy/node'
 import { FixtureError } from './fixture'
 import { errorBody } from './http'
 import { storeOf, createService } from './service'
@@ -14,9 +14,6 @@ const USAGE = `Usage: npm run server -- [--port 4010] [--host 127.0.0.1] [--fixt
   --webhook         post a signed message.created / message.updated webhook to URL for every in-app message
                     delivered or marked (Standard Webhooks; see server/WEBHOOKS.md)
   --webhook-secret  the signing secret, whsec_ followed by base64 (the proxy's events.webhookSecret)`
-
-/** Bytes of a request body read ahead of the service, so a client never sends faster than it is consumed. */
-const READ_AHEAD = 64 * 1024
 
 function main(): void {
   const { values } = parseArgs({
@@ -110,45 +107,6 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`
 }
 
-/**
- * The request body as a web stream that reads from the socket only as fast as the service consumes it
- * (back-pressure), and `detach()`, which takes its listeners off the request (the service cancelled the body, or
- * answered before reading all of it): what is left is drained once the answer is out.
- */
-function bodyOf(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; detach(): void } {
-  let detach = () => {}
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.pause()
-        const onData = (chunk: Buffer) => {
-          controller.enqueue(new Uint8Array(chunk))
-          if ((controller.desiredSize ?? 0) <= 0) req.pause()
-        }
-        const onEnd = () => (detach(), controller.close())
-        const onError = (error: Error) => (detach(), controller.error(error))
-        detach = () => {
-          req.off('data', onData)
-          req.off('end', onEnd)
-          req.off('error', onError)
-        }
-        req.on('data', onData)
-        req.on('end', onEnd)
-        req.on('error', onError)
-      },
-      pull() {
-        req.resume()
-      },
-      cancel() {
-        detach()
-        req.pause()
-      },
-    },
-    new ByteLengthQueuingStrategy({ highWaterMark: READ_AHEAD }),
-  )
-  return { stream, detach: () => detach() }
-}
-
 /** Methods a fetch Request cannot carry; the service would answer them 404 like any unknown route. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
@@ -165,11 +123,13 @@ async function serve(
   })
   const method = req.method ?? 'GET'
   const hasBody = method !== 'GET' && method !== 'HEAD'
-  const body = hasBody ? bodyOf(req) : undefined
+  // The body as the proxy's Node adapter reads it, read only as fast as the service consumes it.
+  const listeners = { detach: () => {} }
+  const body = hasBody ? bodyStream(req, listeners) : undefined
   // Once the answer is out, what the client still sends is read and dropped, as the proxy's Node adapter does: up
   // to 1 MiB, then the connection is ended, and closed 2 s after the answer at the latest.
   res.on('finish', () => {
-    body?.detach()
+    listeners.detach()
     drainRest(req)
   })
   try {
@@ -189,7 +149,7 @@ async function serve(
       method,
       headers,
       signal: controller.signal,
-      ...(body && { body: body.stream, duplex: 'half' }),
+      ...(body && { body, duplex: 'half' }),
     } as RequestInit)
     const response = await handler(request)
     const bytes = Buffer.from(await response.arrayBuffer())

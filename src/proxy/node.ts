@@ -229,9 +229,11 @@ function toRequest(
 
 /**
  * The request body as a web stream, with back-pressure. Built by hand rather than with
- * `node:stream`, so that the proxy entry imports nothing of Node and also loads in edge runtimes.
+ * `node:stream`, so that the proxy entry imports nothing of Node and also loads in edge runtimes. `handle.detach`
+ * takes its listeners off the request (the handler cancelled the body, or answered before reading all of it):
+ * what is left is then for {@link drainRest}. The reference service's command line serves with it too.
  */
-function bodyStream(req: NodeRequest, handle: { detach: () => void }): ReadableStream<Uint8Array> {
+export function bodyStream(req: NodeRequest, handle: { detach: () => void }): ReadableStream<Uint8Array> {
   let detach = () => {}
   return new ReadableStream<Uint8Array>({
     start(controller) {
