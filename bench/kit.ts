@@ -10,7 +10,8 @@ import { clickedAt, pageNow, seenAt, stats, watchMore, watchPage } from './probe
 /** The page every inbox-kit browser figure is taken on: the full `<Inbox>`, built for production. */
 const KIT_PAGE = fileURLToPath(new URL('./pages/kit.tsx', import.meta.url))
 
-const BELL_DRAWN = "return document.querySelector('.inbox-bell svg')"
+// Counted, not taken: see PEERS (bench/peers.ts).
+const BELL_DRAWN = "return document.querySelectorAll('.inbox-bell svg').length > 0"
 const BELL_COUNT = "const b = document.querySelector('.inbox-bell'); return b && Number(b.dataset.count) > 0"
 const POPOVER = "return document.querySelector('.inbox-popover')"
 const FIRST_PAGE = "return document.querySelectorAll('[data-inbox-item]').length > 0"

@@ -25,14 +25,18 @@ export interface Peer {
 
 const app = (id: string) => join(PEERS_DIR, 'apps', `${id}.tsx`)
 
-/** The peers, in the order the table shows them. */
+/**
+ * The peers, in the order the table shows them. A bell is looked for by counting matches, not by taking the
+ * element: an element handed to a script gets its JavaScript object then, which would put it in the page's heap
+ * when the page itself never made one (an icon the browser parsed from markup).
+ */
 export const PEERS: Peer[] = [
   {
     id: 'novu',
     name: '@novu/react',
     entry: app('novu'),
     hooksEntry: app('novu-hooks'),
-    bell: "return document.querySelector('.nv-bellIcon')",
+    bell: "return document.querySelectorAll('.nv-bellIcon').length > 0",
     open: {
       click: '.nv-popoverTrigger',
       shown: 'return document.querySelector(\'.nv-popoverContent[data-open="true"]\')',
@@ -43,7 +47,7 @@ export const PEERS: Peer[] = [
     name: '@knocklabs/react',
     entry: app('knock'),
     hooksEntry: app('knock-hooks'),
-    bell: "return document.querySelector('button.rnf-notification-icon-button svg')",
+    bell: "return document.querySelectorAll('button.rnf-notification-icon-button svg').length > 0",
     open: {
       click: 'button.rnf-notification-icon-button',
       shown:
@@ -56,7 +60,7 @@ export const PEERS: Peer[] = [
     entry: app('courier'),
     hooksEntry: app('courier-hooks'),
     // Courier renders web components; the bell's svg sits two shadow roots down.
-    bell: "const b = document.querySelector('courier-inbox-menu-button courier-icon-button'); const i = b && b.shadowRoot && b.shadowRoot.querySelector('courier-icon'); return i && i.shadowRoot && i.shadowRoot.querySelector('svg')",
+    bell: "const b = document.querySelector('courier-inbox-menu-button courier-icon-button'); const i = b && b.shadowRoot && b.shadowRoot.querySelector('courier-icon'); return !!i && !!i.shadowRoot && i.shadowRoot.querySelectorAll('svg').length > 0",
     open: {
       click: 'courier-inbox-menu-button',
       shown: "return document.querySelector('courier-inbox-popup-menu .popup.visible')",
@@ -66,7 +70,7 @@ export const PEERS: Peer[] = [
     id: 'magicbell',
     name: '@magicbell/react',
     entry: app('magicbell'),
-    bell: "return document.querySelector('button.magicbell--inbox-button svg')",
+    bell: "return document.querySelectorAll('button.magicbell--inbox-button svg').length > 0",
     open: {
       click: 'button.magicbell--inbox-button',
       shown: "return document.querySelector('.magicbell--inbox-header')",

@@ -5,11 +5,12 @@
  * React Query's cache holds only what the service said. A write is registered here and shown at once:
  * `list` and the sync object's `count` lay the writes on their way over the cached data. What the service
  * answers is folded into the cache by src/core/fold.ts, as is the refresh that fetches before it commits. It is
- * imported here, not on demand: the live loop loads the ledger right after the first render to have the code
- * of its first refresh in hand, so both load together anyway, and one chunk instead of three (the ledger, the
- * folding, the list updaters they share) keeps about 4 kB less of the page's heap.
+ * imported here, not on demand: a first list needs the folding for its first look anyway, so both load
+ * together, and one chunk instead of three (the ledger, the folding, the list updaters they share) keeps
+ * about 4 kB less of the page's heap.
  *
- * Made on first use and kept on the sync object: the bell's first render needs none of it.
+ * Made on first use (the first list, write or message of another tab's) and kept on the sync object: the bell
+ * needs none of it, nor do the live loop's looks while no list is cached (src/core/live.ts, `refresh`).
  */
 import { ApiError } from '../api/errors'
 import type { FeedItem, FeedPage, MarkAs, Message } from '../api/types'

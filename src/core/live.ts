@@ -17,6 +17,7 @@ import {
   focusManager,
   hashKey,
   isCancelledError,
+  notifyManager,
   onlineManager,
   QueryObserver,
   type Query,
@@ -24,7 +25,7 @@ import {
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
 import { countQueryOptions, devWarn, inboxKeys, unknownSubscriber, type CountData, type CountKind } from './keys'
-import { importOnline, whenOnline } from './sync'
+import { importOnline, KINDS, whenOnline } from './sync'
 import type { InboxSync, TabMessage, Trouble } from './sync'
 
 /** What the provider passes; read on every use, so that new callbacks need no restart. */
@@ -112,11 +113,6 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   /** A look has been answered. */
   let answered = false
 
-  // The code of the first refresh (the ledger, with its folding), fetched now, while the app's server is known
-  // to answer: Chromium never fetches a module again once fetching it failed, so a first look during a short
-  // outage (or after a deploy that removed the old files) would leave the bell without it for the page's life.
-  void importOnline(() => import('./ledger')).catch(() => {})
-
   const from = cacheId(sync.queryClient)
   const post = (message: TabMessage) => {
     try {
@@ -172,8 +168,36 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       timer = setTimeout(() => void look(), Math.max(0, periodStart + delay - Date.now()))
   }
   const setTrouble = (trouble: Trouble | null) => store.setState({ trouble })
-  /** A refresh through the ledger, loaded with the first one. */
-  const refresh = (force?: boolean, counts?: CountData[]) => sync.ledger().then((l) => l.refresh(force, counts))
+  /**
+   * A look. Through the ledger (src/core/ledger.ts) once there is one or a list is cached: it reads the lists too
+   * when the counts changed, and commits them together. A bell alone has no list, hence no write on its way: it
+   * reads the counts alone, and never needs the ledger's code (loaded with the first list or write instead, so
+   * that a page where the inbox is never opened never fetches it). A list that appears meanwhile takes the look
+   * over, with the counts read. Shown as a query, as the ledger's looks are, so devtools and `isFetching` see it.
+   */
+  const refresh = async (force?: boolean, given?: CountData[]): Promise<boolean> => {
+    const { queryClient } = sync
+    const bare = () =>
+      !sync.slots.ledger && !queryClient.getQueryCache().findAll({ queryKey: inboxKeys.feeds(subscriberId) }).length
+    let counts = given
+    if (bare())
+      counts ??= await queryClient.fetchQuery({
+        queryKey: [...inboxKeys.all(subscriberId), 'look'],
+        queryFn: sync.readCounts,
+        // Offline, the loop does not look; a look asked for anyway fails at once rather than waits.
+        networkMode: 'always',
+        staleTime: 0,
+        gcTime: 0,
+        retry: false,
+      })
+    if (!bare()) return sync.ledger().then((l) => l.refresh(force, counts))
+    const changed = !!force || sync.differ(counts!)
+    if (changed)
+      notifyManager.batch(() =>
+        KINDS.forEach((kind, i) => queryClient.setQueryData(inboxKeys.count(subscriberId, kind), counts![i])),
+      )
+    return changed
+  }
 
   async function look() {
     clearTimeout(timer)

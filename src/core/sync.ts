@@ -5,7 +5,7 @@
  * a small store beside it (`writes`) and are laid over the cached data when a count or list is read, so a
  * click changes one store and renders at once. The counts read here; the rest (writes, lists, the refresh
  * that fetches before it commits, what other tabs report) is the ledger (src/core/ledger.ts), loaded with
- * the first list or write, or by the live loop when it first looks. The hooks reach it through
+ * the first list or write (the live loop's looks read the counts alone until then). The hooks reach it through
  * src/core/reach.ts, so an app of the hooks alone fetches it after its first render, beside its first page.
  */
 import { notifyManager, type QueryClient } from '@tanstack/react-query'
@@ -229,6 +229,23 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
 
     /** The counts as cached (unread, unseen). */
     counts: () => KINDS.map(countOf),
+
+    /**
+     * The counts as the service has them, for a look: one after the other, one attempt each, so that while the
+     * service is down a look costs one request (the live loop backs off on its own).
+     */
+    readCounts: async (): Promise<CountData[]> => {
+      const counts: CountData[] = []
+      for (const kind of KINDS) counts.push(await fetchCount(sync, kind, sync.method, { retry: false }))
+      return counts
+    },
+
+    /** Whether counts read for a look differ from the cached ones (a count whose signature is unknown, by its number). */
+    differ: (counts: CountData[]): boolean =>
+      counts.some((c, i) => {
+        const old = countOf(KINDS[i]!)
+        return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
+      }),
 
     /** Applies what another tab reports: changes go through the ledger, in the order they came. */
     receive(message: TabMessage): void {

@@ -193,8 +193,8 @@ describe('an outage of the app server', () => {
     // The adaptive default: the first look comes with a change of focus or after 10 s, not at once.
     const [tab] = (await open(at, 1, {})) as [Tab]
     expect(await tab.bell()).toBe(5)
-    // What the first refresh needs is fetched soon after the first render, while the server answers: the live
-    // loop, then what it loads at once (here the ledger is in the page's own chunk, as the feed needs it).
+    // What a look needs is fetched soon after the first render, while the server answers: the live loop (a look
+    // of the bell alone reads the counts, with no code of the ledger's).
     await tab.page.waitForFunction(
       () => performance.getEntriesByType('resource').some((e) => /\/live-[\w-]+\.js$/.test(e.name)),
       null,

@@ -47,7 +47,8 @@ if (params.has('late')) document.body.append(document.getElementById('host')!)
 const theme = (params.get('theme') ?? 'light') as 'light' | 'dark' | 'system'
 // `portal`: the popover renders at the end of the body.
 // `toasts`: the inbox shows toasts, polls every 200 ms, and `window.arrive()` sends it a notification
-// (`arrive({ subject, body })`: one with that subject and body).
+// (`arrive({ subject, body })`: one with that subject and body). `poll`: the poll interval in ms without toasts
+// (none by default).
 const toasts = params.has('toasts')
 Object.assign(window, {
   arrive: (payload?: { subject: string; body: string }) =>
@@ -63,7 +64,7 @@ createRoot(document.getElementById('root')!).render(
       subscriberId={TEST_SUBSCRIBER_ID}
       client={client}
       queryClient={new QueryClient()}
-      pollInterval={toasts ? 200 : 0}
+      pollInterval={toasts ? 200 : Number(params.get('poll') ?? 0)}
       stream={false}
       theme={theme}
       toasts={toasts}
