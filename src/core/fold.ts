@@ -5,7 +5,16 @@
 import { notifyManager, onlineManager } from '@tanstack/react-query'
 import type { FeedItem, FeedPage, Message } from '../api/types'
 import { marked, matches } from './items'
-import { countFilter, inboxKeys, readFeed, STALE_PAGES, type CountData, type CountKind, type FeedFilters } from './keys'
+import {
+  countFilter,
+  fetchCount,
+  inboxKeys,
+  readFeed,
+  STALE_PAGES,
+  type CountData,
+  type CountKind,
+  type FeedFilters,
+} from './keys'
 import type { CachedList, Shared } from './ledger'
 import { applyFlags, withFlags, type FeedData } from './lists'
 import { emptiedBy, KINDS, type Change, type TabMessage, type Write } from './sync'
@@ -162,8 +171,19 @@ export function folderOf(shared: Shared) {
       if (id !== current) return false
       const from = sync.seq
       // Another tab's counts (the one that looks for this browser profile), unless this tab wrote since.
-      const counts = (attempt === 0 && at === sync.seq && given) || (await sync.readCounts())
-      const changed = force || sync.differ(counts)
+      let counts = attempt === 0 && at === sync.seq && given
+      if (!counts) {
+        // One after the other, one attempt each: while the service is down a look costs one request (the
+        // live loop backs off on its own).
+        counts = []
+        for (const kind of KINDS) counts.push(await fetchCount(sync, kind, sync.method, { retry: false }))
+      }
+      const changed =
+        force ||
+        counts.some((c, i) => {
+          const old = countOf(KINDS[i]!)
+          return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
+        })
       if (!changed) return false
       const queries = lists()
       const pages = await Promise.all(queries.map(fetchList))

@@ -24,7 +24,15 @@ import {
 } from '@tanstack/react-query'
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
-import { countQueryOptions, devWarn, inboxKeys, unknownSubscriber, type CountData, type CountKind } from './keys'
+import {
+  countQueryOptions,
+  devWarn,
+  fetchCount,
+  inboxKeys,
+  unknownSubscriber,
+  type CountData,
+  type CountKind,
+} from './keys'
 import { importOnline, KINDS, whenOnline } from './sync'
 import type { InboxSync, TabMessage, Trouble } from './sync'
 
@@ -183,7 +191,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     if (bare())
       counts ??= await queryClient.fetchQuery({
         queryKey: [...inboxKeys.all(subscriberId), 'look'],
-        queryFn: sync.readCounts,
+        // One after the other, one attempt each, as the ledger's looks read them.
+        queryFn: async () => {
+          const read: CountData[] = []
+          for (const kind of KINDS) read.push(await fetchCount(sync, kind, sync.method, { retry: false }))
+          return read
+        },
         // Offline, the loop does not look; a look asked for anyway fails at once rather than waits.
         networkMode: 'always',
         staleTime: 0,
@@ -191,11 +204,15 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
         retry: false,
       })
     if (!bare()) return sync.ledger().then((l) => l.refresh(force, counts))
-    const changed = !!force || sync.differ(counts!)
-    if (changed)
-      notifyManager.batch(() =>
-        KINDS.forEach((kind, i) => queryClient.setQueryData(inboxKeys.count(subscriberId, kind), counts![i])),
-      )
+    const key = (i: number) => inboxKeys.count(subscriberId, KINDS[i]!)
+    // Changed as the ledger's looks tell it (src/core/fold.ts): by its number, and by its signature where known.
+    const changed =
+      !!force ||
+      counts!.some((c, i) => {
+        const old = queryClient.getQueryData<CountData>(key(i))
+        return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
+      })
+    if (changed) notifyManager.batch(() => counts!.forEach((c, i) => queryClient.setQueryData(key(i), c)))
     return changed
   }
 

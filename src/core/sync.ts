@@ -230,23 +230,6 @@ export function createInboxSync(client: SubscriberClient, queryClient: QueryClie
     /** The counts as cached (unread, unseen). */
     counts: () => KINDS.map(countOf),
 
-    /**
-     * The counts as the service has them, for a look: one after the other, one attempt each, so that while the
-     * service is down a look costs one request (the live loop backs off on its own).
-     */
-    readCounts: async (): Promise<CountData[]> => {
-      const counts: CountData[] = []
-      for (const kind of KINDS) counts.push(await fetchCount(sync, kind, sync.method, { retry: false }))
-      return counts
-    },
-
-    /** Whether counts read for a look differ from the cached ones (a count whose signature is unknown, by its number). */
-    differ: (counts: CountData[]): boolean =>
-      counts.some((c, i) => {
-        const old = countOf(KINDS[i]!)
-        return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
-      }),
-
     /** Applies what another tab reports: changes go through the ledger, in the order they came. */
     receive(message: TabMessage): void {
       if (message.t === 'items' || message.t === 'all')
