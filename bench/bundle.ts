@@ -80,10 +80,11 @@ export async function measureBundle(entry: string, from: BuildFrom = {}): Promis
       cssMinify: true,
       sourcemap: false,
       reportCompressedSize: false,
-      lib: { entry, formats: ['es'], fileName: 'app', cssFileName: 'app' },
-      // An app's entry, not a library's: code its lazy chunks share stays in it instead of a chunk of its own.
+      // Built as an app's entry, not in library mode: Vite's library mode keeps the whitespace and comments of
+      // an ES build (for the next bundler), with every module's path in a comment, so sizes grew with the
+      // depth of the folder the build ran from. Code the lazy chunks share stays in the entry, as in an app.
       // The host app provides React; every kit is measured without it.
-      rollupOptions: { external: reactExternal, preserveEntrySignatures: 'allow-extension' },
+      rollupOptions: { input: entry, external: reactExternal, preserveEntrySignatures: 'allow-extension' },
     },
   }).finally(() => {
     // Assigning undefined would leave the string "undefined", and later page builds in development JSX.
