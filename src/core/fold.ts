@@ -6,6 +6,7 @@ import { notifyManager, onlineManager } from '@tanstack/react-query'
 import type { FeedItem, FeedPage, Message } from '../api/types'
 import { marked, matches } from './items'
 import {
+  countChanged,
   countFilter,
   fetchCount,
   inboxKeys,
@@ -178,12 +179,7 @@ export function folderOf(shared: Shared) {
         counts = []
         for (const kind of KINDS) counts.push(await fetchCount(sync, kind, sync.method, { retry: false }))
       }
-      const changed =
-        force ||
-        counts.some((c, i) => {
-          const old = countOf(KINDS[i]!)
-          return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
-        })
+      const changed = force || counts.some((c, i) => countChanged(countOf(KINDS[i]!), c))
       if (!changed) return false
       const queries = lists()
       const pages = await Promise.all(queries.map(fetchList))

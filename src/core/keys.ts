@@ -131,6 +131,14 @@ export type Key<F extends (...args: never[]) => QueryKey> = ReturnType<F>
 export const common = { staleTime: Infinity, retry: false } as const
 
 /**
+ * Whether a count read for a look differs from the cached one: by its number, or by its signature where the
+ * cached one's is known (a count changed by a write has none until read again). The live loop's looks of the
+ * bell alone (src/core/live.ts) and the ledger's (src/core/fold.ts) tell news so.
+ */
+export const countChanged = (old: CountData | undefined, c: CountData): boolean =>
+  !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
+
+/**
  * Reads a count: one `limit=1` page and its `totalCount`; from a service that leaves `totalCount`
  * out, a page of up to 100 items (so "99+" can be told from 99). `method` remembers which works.
  */

@@ -25,6 +25,7 @@ import {
 import { ApiError, NetworkError, ResponseShapeError } from '../api/errors'
 import type { FeedItem } from '../api/types'
 import {
+  countChanged,
   countQueryOptions,
   devWarn,
   fetchCount,
@@ -205,13 +206,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
       })
     if (!bare()) return sync.ledger().then((l) => l.refresh(force, counts))
     const key = (i: number) => inboxKeys.count(subscriberId, KINDS[i]!)
-    // Changed as the ledger's looks tell it (src/core/fold.ts): by its number, and by its signature where known.
-    const changed =
-      !!force ||
-      counts!.some((c, i) => {
-        const old = queryClient.getQueryData<CountData>(key(i))
-        return !old || c.count !== old.count || c.capped !== old.capped || (old.sig !== '' && c.sig !== old.sig)
-      })
+    const changed = !!force || counts!.some((c, i) => countChanged(queryClient.getQueryData<CountData>(key(i)), c))
     if (changed) notifyManager.batch(() => counts!.forEach((c, i) => queryClient.setQueryData(key(i), c)))
     return changed
   }

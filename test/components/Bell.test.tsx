@@ -3,6 +3,7 @@ import { ar } from '../../src/locales/ar'
 import { act, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Bell } from '../../src/components/Bell/Bell'
+import { BELL, icon, type IconProps } from '../../src/components/internal/icons'
 import { buildFixture, messages, TEST_SUBSCRIBER_ID } from '../support/fixtures'
 import { expectAccessible, renderWithInbox } from './setup'
 
@@ -18,6 +19,19 @@ describe('Bell', () => {
     expect(badge?.textContent).toBe('3')
     expect(badge?.getAttribute('aria-hidden')).toBe('true')
     await expectAccessible(container)
+  })
+
+  it("draws the same icon as the kit's other bells, from markup: one svg, its class and part, hidden", async () => {
+    const { container } = renderWithInbox(<Bell />, { fixture: mixed() })
+    await screen.findByRole('button', { name: 'Notifications, 3 unseen' })
+    const attributes = (svg: Element | null) =>
+      Object.fromEntries([...(svg?.attributes ?? [])].map((a) => [a.name, a.value]).sort())
+    const drawn = container.querySelectorAll('.inbox-bell svg')
+    expect(drawn).toHaveLength(1)
+    const made = render(icon(BELL, { className: 'inbox-bell__icon', 'data-part': 'bell-icon' } as IconProps)).container
+    expect(attributes(drawn[0]!)).toEqual(attributes(made.querySelector('svg')))
+    expect(drawn[0]!.innerHTML).toBe(made.querySelector('svg')!.innerHTML)
+    expect(attributes(drawn[0]!)['aria-hidden']).toBe('true')
   })
 
   it('counts unread with countKind="unread"', async () => {

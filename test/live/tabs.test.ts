@@ -97,6 +97,18 @@ describe.concurrent('tabs of one browser profile', () => {
     await soleLeader(rest)
   })
 
+  it('with the bell alone, a follower shows the counts the leader read, and sends nothing', async (test) => {
+    const at = await profile(test)
+    const tabs = await open(at, 2)
+    await sleep(300)
+    const leader = await soleLeader(tabs)
+    const follower = tabs.find((t) => t !== leader)!
+    const from = Date.now()
+    await trigger(at.service)
+    for (const tab of tabs) await until('the bell shows 6', async () => (await tab.bell()) === 6)
+    expect(since(follower, from)).toEqual([])
+  })
+
   it('without Web Locks: one leader by election, another within seconds when it closes or goes silent', async (test) => {
     const at = await profile(test, { noLocks: true })
     const { context } = at
