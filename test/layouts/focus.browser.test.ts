@@ -179,7 +179,11 @@ describe('a control that has done its work and goes', { timeout: 45_000 }, () =>
     await page.getByRole('tab', { name: /^Unread/ }).click()
     const again = page.getByRole('tabpanel').getByRole('button', { name: 'Try again' })
     await again.focus()
+    // Waits for the service to have refused the read Try again asked for (the loading state can come and go
+    // before a poll sees it), so that the faults are cleared after it failed, not while it is on its way.
+    const refused = Number(await call(page, '__feedRefusals'))
     await page.keyboard.press('Enter')
+    await expect.poll(() => call(page, '__feedRefusals')).toBeGreaterThan(refused)
     await expect.poll(() => page.getByRole('tabpanel').locator('[data-state="loading"]').count()).toBe(0)
     await expectFocus(page, again)
     await faults(page, null)

@@ -43,6 +43,8 @@ const service = createService({
   }),
 })
 let secondPages = 0
+/** Feed reads the service has refused so far (an injected fault), for a test to wait on one. */
+let feedRefusals = 0
 const client = createInboxClient({
   baseUrl: 'http://inbox.test',
   apiKey: service.apiKey,
@@ -50,7 +52,10 @@ const client = createInboxClient({
     const request = new Request(new URL(String(input), 'http://inbox.test'), init)
     if (params.has('failMore') && request.url.endsWith('page=1') && secondPages++ === 0)
       service.faults.add({ path: /\/feed$/, status: 500, times: 1 })
-    return service.fetch(request)
+    const answer = service.fetch(request)
+    if (new URL(request.url).pathname.endsWith('/feed'))
+      void answer.then((response) => response.status === 500 && feedRefusals++).catch(() => {})
+    return answer
   }) as typeof fetch,
   retry: false,
 })
@@ -119,6 +124,7 @@ createRoot(document.getElementById('root')!).render(
 Object.assign(window, {
   __ready: true,
   __service: service,
+  __feedRefusals: () => feedRefusals,
   /** The service answers a notification's action, as the app's backend does once the reader pressed a button. */
   __answer: (subject: string) => {
     const action = store.messageById.get(idOf(subject))!.cta.action!
