@@ -68,9 +68,13 @@ export default defineConfig({
     testTimeout: 45_000,
     hookTimeout: 60_000,
     setupFiles: ['test/support/timeouts.ts'],
-    // At least two files at once. Vitest's default on two cores is one, but most of a file's time here is spent
-    // waiting (on Chromium, a server, a timer), not computing: two at once take `npm test` from 9 to 6 minutes.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // At least three files at once. Vitest's default on two cores is one, but much of a file's time here is spent
+    // waiting (on Chromium, a server, a timer), not computing: with two at once the cores still sat idle an eighth
+    // of the run (`vmstat`), and a third takes the run from 415 to 352 s on two cores.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // What a test polls for has 5 s, as what Testing Library waits for (test/support/timeouts.ts), not 1: three
+    // files at once on two cores can hold a page's answer past a second.
+    expect: { poll: { timeout: 5000 } },
     sequence: { sequencer: LongestFirst },
   },
 })

@@ -20,6 +20,8 @@ export default defineConfig({
     ...base.test,
     name: 'react18',
     include: ['test/components/**/*.test.tsx', 'test/hooks/**/*.test.tsx'],
+    // Two at once: `npm test` runs these beside the packed-package test, which keeps a core busy on its own.
+    maxWorkers: 2,
     setupFiles: [here('../support/timeouts.ts'), here('./setup.ts')],
     server: {
       deps: {

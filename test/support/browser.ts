@@ -38,7 +38,7 @@ export const animationsDone = (page: Page): Promise<unknown> =>
 
 /**
  * Starts a Vite dev server on a free loopback port; the caller closes it. Each server of a test page has a
- * dependency cache of its own: two test files run at once, and servers of different roots sharing
+ * dependency cache of its own: test files run three at once, and servers of different roots sharing
  * `node_modules/.vite` would each optimize it again for their own config, under the other's pages.
  */
 export async function startVite(config: InlineConfig): Promise<{ server: ViteDevServer; url: string }> {
