@@ -70,7 +70,9 @@ export default defineConfig({
     setupFiles: ['test/support/timeouts.ts'],
     // At least three files at once. Vitest's default on two cores is one, but much of a file's time here is spent
     // waiting (on Chromium, a server, a timer), not computing: with two at once the cores still sat idle an eighth
-    // of the run (`vmstat`), and a third takes the run from 415 to 352 s on two cores.
+    // of the run (`vmstat`); with three, a twentieth. On two cores the run took 405 to 448 s two at once, 352 to
+    // 415 s three at once. Beyond that it is bound by the cores: Chromium's own work per page opened (about two
+    // core-seconds for a test page, a third of it for the browsing context alone) is most of it.
     maxWorkers: Math.max(3, availableParallelism() - 1),
     // What a test polls for has 5 s, as what Testing Library waits for (test/support/timeouts.ts), not 1: three
     // files at once on two cores can hold a page's answer past a second.
