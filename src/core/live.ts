@@ -205,9 +205,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
         retry: false,
       })
     if (!bare()) return sync.ledger().then((l) => l.refresh(force, counts))
-    const key = (i: number) => inboxKeys.count(subscriberId, KINDS[i]!)
-    const changed = !!force || counts!.some((c, i) => countChanged(queryClient.getQueryData<CountData>(key(i)), c))
-    if (changed) notifyManager.batch(() => counts!.forEach((c, i) => queryClient.setQueryData(key(i), c)))
+    const cached = sync.counts()
+    const changed = !!force || counts!.some((c, i) => countChanged(cached[i], c))
+    if (changed)
+      notifyManager.batch(() =>
+        counts!.forEach((c, i) => queryClient.setQueryData(inboxKeys.count(subscriberId, KINDS[i]!), c)),
+      )
     return changed
   }
 
