@@ -36,23 +36,50 @@ export class HttpError extends Error {
   }
 }
 
-/** Collects every bad field of a request; `check()` throws one 422 naming them all. */
+/**
+ * How many bad fields one 422 lists. A body of a few kilobytes can hold tens of thousands of bad array items
+ * (`"hours": [0, 0, …]`), and an answer naming each would be a hundred times the request: the fields past this
+ * many are counted, under the field of the first one left out.
+ */
+export const MAX_LISTED_ISSUES = 100
+
+/** Collects every bad field of a request; `check()` throws one 422 naming them (the first {@link MAX_LISTED_ISSUES}). */
 export class Issues {
   // No prototype, so that a field named `__proto__` or `constructor` is just a field.
   private readonly errors: NonNullable<ErrorBody['errors']> = Object.create(null)
+  private listed = 0
+  private unlisted: { field: string; count: number } | undefined
 
   add(path: string, message: string, value?: unknown): void {
-    const entry = (this.errors[path] ??= { messages: [] })
+    let entry = this.errors[path]
+    if (!entry) {
+      if (this.listed >= MAX_LISTED_ISSUES) {
+        // The top-level field (`schedule`, `messageId`) of the first bad field not listed.
+        this.unlisted ??= { field: /^[^.[]*/.exec(path)![0] || path, count: 0 }
+        this.unlisted.count++
+        return
+      }
+      this.listed++
+      entry = this.errors[path] = { messages: [] }
+    }
     entry.messages.push(message)
     if (value !== undefined) entry.value = value
   }
 
   get empty(): boolean {
-    return Object.keys(this.errors).length === 0
+    return this.listed === 0
   }
 
   check(): void {
-    if (!this.empty) throw new HttpError(422, 'Validation Error', this.errors)
+    if (this.empty) return
+    if (this.unlisted) {
+      const { field, count } = this.unlisted
+      const entry = (this.errors[field] ??= { messages: [] })
+      entry.messages.push(
+        `${count} more invalid field${count === 1 ? '' : 's'} not listed (a 422 lists ${MAX_LISTED_ISSUES})`,
+      )
+    }
+    throw new HttpError(422, 'Validation Error', this.errors)
   }
 }
 

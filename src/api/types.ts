@@ -647,7 +647,7 @@ export interface ErrorBody {
   path: string
   message: string
   error: string
-  /** 422 only: every bad field by its path. */
+  /** 422 only: every bad field by its path (the reference service lists 100 and counts the rest). */
   errors?: Record<string, { messages: string[]; value?: unknown }> | undefined
   /** 500 only. */
   errorId?: string | undefined

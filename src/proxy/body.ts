@@ -5,7 +5,11 @@ export class BodyTooLarge extends Error {}
  * Reads the body, giving up as soon as it passes `limit` bytes, whatever Content-Length claimed. An abort of
  * `signal` stops the reading and rejects with the signal's reason.
  */
-export async function readBody(request: Request, limit: number, signal?: AbortSignal): Promise<Uint8Array | null> {
+export async function readBody(
+  request: Pick<Request, 'body'>,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array | null> {
   if (!request.body) return null
   const reader = request.body.getReader()
   const onAbort = () => void reader.cancel(signal?.reason).catch(() => {})

@@ -157,6 +157,16 @@ const withHead = (methods: readonly string[]) =>
 /** Every method some route takes; any other is answered 405 wherever it is asked. */
 const METHODS = withHead(ROUTES.map((r) => r.method))
 
+/**
+ * The most of the service's error answer the proxy reads, and the most bad fields of a 422 it relays: a small
+ * request with many bad items can draw an answer a hundred times its size, which the proxy would otherwise
+ * read, parse and write again whole while other users wait. A larger answer is relayed as a plain error of
+ * the same status.
+ */
+const MAX_ERROR_BYTES = 262_144
+// Above the reference service's own hundred and the line it adds counting the rest.
+const MAX_RELAYED_FIELDS = 200
+
 /** The service's limit on Idempotency-Key, kept here too so a key the service would refuse is refused alike. */
 const MAX_IDEMPOTENCY_KEY = 255
 
@@ -270,8 +280,10 @@ function relayedError(status: number, text: string, path: string, redact: (text:
   }
   if (isObject(source.errors)) {
     const errors = Object.create(null) as NonNullable<ErrorShape['errors']>
+    let relayed = 0
     for (const [field, entry] of Object.entries(source.errors)) {
       if (!isObject(entry) || !Array.isArray(entry.messages)) continue
+      if (relayed++ === MAX_RELAYED_FIELDS) break
       const messages = entry.messages.filter((m): m is string => typeof m === 'string').map(redact)
       errors[redact(field)] =
         'value' in entry ? { messages, value: redactValue(entry.value, redact, 32) } : { messages }
@@ -377,7 +389,9 @@ export interface InboxProxyHandler<C = unknown> {
  * else 403), so that a session cookie cannot be ridden by another site's form, image or script.
  *
  * The service's own errors keep their status, with only the fields of the error shape (statusCode,
- * timestamp, path, message, error, errors, errorId) relayed. The API key is redacted from everything relayed,
+ * timestamp, path, message, error, errors, errorId) relayed: at most 200 of `errors`' fields, and an error
+ * answer over 256 KiB as a plain error of its status (a small request can draw a 422 listing thousands of bad
+ * items, which would hold the proxy up for other users). The API key is redacted from everything relayed,
  * headers included. Idempotency keys are scoped per subscriber: the service sees a digest of subscriber and
  * key, the browser its own key.
  *
@@ -716,7 +730,16 @@ export function createInboxProxy<C = unknown>(options: InboxProxyOptions<C>): In
         redirect: 'manual',
         signal: controller.signal,
       })
-      text = await response.text()
+      text =
+        response.status < 400
+          ? await response.text()
+          : await readBody(response, MAX_ERROR_BYTES).then(
+              (bytes) => (bytes ? new TextDecoder().decode(bytes) : ''),
+              (error: unknown) => {
+                if (error instanceof BodyTooLarge) return ''
+                throw error
+              },
+            )
     } catch (error) {
       if (timedOut) {
         report(

@@ -706,6 +706,48 @@ describe('createInboxProxy: when the service fails', () => {
     expect(Object.keys(cursor.errors as object)).toEqual(['orderDirection'])
   })
 
+  it('relays at most two hundred bad fields, and a plain error for an error answer over 256 KiB, whatever the service sends', async () => {
+    // The reference service lists a hundred itself, and counts the rest: the proxy relays what it is sent.
+    const { call } = startProxy()
+    const ids = await expectError(
+      await call('user-1', MARK, json({ messageId: Array(30_000).fill(0), markAs: 'read' })),
+      422,
+    )
+    expect(Object.keys(ids.errors as object)).toHaveLength(101)
+
+    // A service that names every one, in answers of any size.
+    let fields = 0
+    const { call: callHuge } = startProxy({
+      fetch: (async () =>
+        Response.json(
+          {
+            statusCode: 422,
+            timestamp: new Date(0).toISOString(),
+            path: MARK,
+            message: 'Validation Error',
+            error: 'Unprocessable Entity',
+            errors: Object.fromEntries(
+              Array.from({ length: fields }, (_, i) => [`messageId[${i}]`, { messages: ['bad'], value: 0 }]),
+            ),
+          },
+          { status: 422 },
+        )) as typeof fetch,
+    })
+    fields = 2_000
+    const listed = await expectError(await callHuge('user-1', MARK, json({ messageId: 'x', markAs: 'read' })), 422)
+    expect(listed.message).toBe('Validation Error')
+    expect(Object.keys(listed.errors as object)).toEqual(Array.from({ length: 200 }, (_, i) => `messageId[${i}]`))
+    fields = 20_000
+    const plain = await expectError(await callHuge('user-1', MARK, json({ messageId: 'x', markAs: 'read' })), 422)
+    expect(plain).toEqual({
+      statusCode: 422,
+      timestamp: expect.any(String),
+      path: BASE_PATH + MARK,
+      message: 'The notification service answered 422.',
+      error: 'Unprocessable Entity',
+    })
+  })
+
   it('answers 502 with an error body when the connection drops, and 504 when the service is too slow', async () => {
     const { call, service } = startProxy({ timeout: 200 })
     service.faults.add({ path: FEED, drop: true, times: 1 })

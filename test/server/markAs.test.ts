@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TEST_SUBSCRIBER_ID, buildFixture, messages, subscriber } from '../support/fixtures'
+import { MAX_LISTED_ISSUES } from '../../server/http'
 import { rawService } from './helpers'
 
 const MARK = `/v1/subscribers/${TEST_SUBSCRIBER_ID}/messages/mark-as`
@@ -76,5 +77,26 @@ describe('POST /v1/subscribers/{id}/messages/mark-as', () => {
     expect(res.status).toBe(422)
     res = await call('/v1/subscribers/nobody/messages/mark-as', { body: { messageId: mine[0]!._id, markAs: 'read' } })
     expect(res.status).toBe(404)
+  })
+
+  it('lists the first hundred bad fields of a 422 and counts the rest, so a small body cannot draw a huge answer', async () => {
+    const { call } = setup()
+    // 64 kB of bad ids: each named would make an answer of megabytes.
+    const body = JSON.stringify({ messageId: Array(32_000).fill(0), markAs: 'read' })
+    const res = await call(MARK, { rawBody: body })
+    expect(res.status).toBe(422)
+    const errors = res.json.errors as Record<string, { messages: string[]; value?: unknown }>
+    expect(Object.keys(errors)).toHaveLength(MAX_LISTED_ISSUES + 1)
+    expect(errors['messageId[0]']).toEqual({ messages: ['must be a non-empty string'], value: 0 })
+    expect(errors[`messageId[${MAX_LISTED_ISSUES - 1}]`]).toBeDefined()
+    expect(errors[`messageId[${MAX_LISTED_ISSUES}]`]).toBeUndefined()
+    // The rest, counted under the field they belong to.
+    expect(errors.messageId).toEqual({ messages: ['31900 more invalid fields not listed (a 422 lists 100)'] })
+    expect(JSON.stringify(res.json).length).toBeLessThan(body.length / 4)
+
+    // A field that is listed keeps all its messages; fields past the hundredth add none.
+    const few = await call(MARK, { body: { messageId: Array(MAX_LISTED_ISSUES).fill(''), markAs: 'done' } })
+    expect(Object.keys(few.json.errors)).toHaveLength(MAX_LISTED_ISSUES + 1)
+    expect(few.json.errors.markAs).toEqual({ messages: ['1 more invalid field not listed (a 422 lists 100)'] })
   })
 })
