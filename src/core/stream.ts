@@ -60,8 +60,10 @@ export function openStream(options: InboxClientOptions, on: StreamHandlers): () 
           last = id ?? last
           on.event(type)
         })
-      } catch {
-        // Gone or refused: back off, poll meanwhile.
+      } catch (error) {
+        // Signed out before asking: `getHeaders` refused as the service would (createTokenAuth does when fetchToken
+        // gives no token). Final, as a refusal of fresh credentials is; else gone or failed: back off, poll meanwhile.
+        if ((error as { status?: unknown } | null)?.status === 401 && !abort.signal.aborted) return on.closed(true)
       }
       if (abort.signal.aborted) return
       on.closed()

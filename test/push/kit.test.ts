@@ -11,6 +11,7 @@ import { createSubscriberClient } from '../../src/api/client'
 import { startLive } from '../../src/core/live'
 import { countQueryOptions, inboxKeys } from '../../src/core/queries'
 import { openStream } from '../../src/core/stream'
+import { createTokenAuth } from '../../src/auth/tokenAuth'
 import { createInboxSync } from '../../src/core/sync'
 
 const SECRET = 'kit-push-test-secret-of-at-least-32-bytes'
@@ -217,6 +218,31 @@ describe('the kit on the proxy’s event stream', () => {
     await sleep(300)
     expect(refused).toEqual([true])
     expect(asked).toEqual(['http://demo.test/api/inbox/events'])
+  })
+
+  it('signed out before asking (the token route said so), asks for no stream and no token again', async () => {
+    const asked: string[] = []
+    const refused: (boolean | undefined)[] = []
+    let tokens = 0
+    const { backend } = createDemo({ secret: SECRET })
+    const auth = createTokenAuth({ fetchToken: async () => (tokens++, null) })
+    stops.push(
+      openStream(
+        {
+          baseUrl: 'http://demo.test/api/inbox',
+          getHeaders: auth.getHeaders,
+          onUnauthorized: auth.invalidate,
+          fetch: (input, init) => (asked.push(String(input)), backend(new Request(String(input), init))),
+        },
+        { open: () => {}, closed: (r) => void refused.push(r), event: () => {} },
+      ),
+    )
+    await until(() => refused.length > 0)
+    // Its backoff would have asked again after a second.
+    await sleep(2500)
+    expect(refused).toEqual([true])
+    expect(tokens).toBe(1)
+    expect(asked).toEqual([])
   })
 
   it('cuts its backoff short when the network comes back, and lets go at once when stopped while waiting', async () => {
