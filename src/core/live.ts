@@ -65,6 +65,8 @@ interface TabState {
   visible: boolean
   /** A toaster is shown there: arrivals are wanted. */
   toasts: boolean
+  /** An `onNotification` is given there: arrivals are wanted, and told to it when the leader has none. */
+  notifies: boolean
   at: number
 }
 
@@ -147,6 +149,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     visible: typeof document !== 'object' || document.visibilityState !== 'hidden',
     focused: typeof document === 'object' && document.visibilityState !== 'hidden' && document.hasFocus(),
     toasts: store.getState().toasters > 0,
+    notifies: !!options().onNotification,
     at: Date.now(),
   })
   const announce = () => post({ t: 'tab', id, ...me() })
@@ -281,7 +284,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   }
 
   /** Arrivals are fetched only for someone who shows or hears them: a toaster in some tab, or `onNotification`. */
-  const wanted = () => !!options().onNotification || me().toasts || [...tabs.values()].some((t) => t.toasts)
+  const wanted = () => [me(), ...tabs.values()].some((t) => t.toasts || t.notifies)
   /**
    * Arrivals are told by the unseen count's growth from one look to the next. Wanted, that count is read from then
    * on (a bell of unread ones, or none, does not read it), so that one arriving before the first look is told too.
@@ -304,8 +307,12 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     const items = page.data.filter((i) => !notified.includes(i._id))
     if (!items.length) return
     tell(items)
-    post({ t: 'arrived', items })
-    options().onNotification?.(items)
+    // Once in the profile: by this provider, or else by one that has an `onNotification` (another tab's, or another
+    // provider's of this inbox in this page, which shares this one's election).
+    const own = options().onNotification
+    const notify = own ? undefined : [...tabs].find(([, t]) => t.notifies && Date.now() - t.at <= 90_000)?.[0]
+    post({ t: 'arrived', items, notify })
+    own?.(items)
   }
   const tell = (items: FeedItem[]) => {
     notified.push(...items.map((i) => i._id))
@@ -379,7 +386,8 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     else if (m.t === 'check') return leading && soon()
     else if (m.t === 'hello') return announce()
     else if (m.t === 'news') return void refresh(false, m.counts as CountData[]).catch(() => {})
-    else if (m.t === 'arrived') return tell(m.items as FeedItem[])
+    else if (m.t === 'arrived')
+      return (tell(m.items as FeedItem[]), m.notify === id && options().onNotification?.(m.items as FeedItem[]))
     else if (m.t === 'trouble') {
       const t = m as { status?: number; message?: string; name?: string; retryAt?: number | null }
       return setTrouble(

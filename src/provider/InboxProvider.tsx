@@ -43,7 +43,10 @@ export interface InboxProviderProps {
    * for a fresh token before the request is repeated. Use instead of `getHeaders`.
    */
   auth?: { getHeaders(): Promise<Record<string, string>> | Record<string, string>; invalidate?(): void } | undefined
-  /** Called once per new notification per browser profile (not once per tab), with the new items. */
+  /**
+   * Called once per new notification per browser profile (not once per tab), with the new items: by the provider
+   * that leads, or, when that one has none, by one that has (in another tab, or another of this inbox on the page).
+   */
   onNotification?: ((items: FeedItem[]) => void) | undefined
   /**
    * Called when the service refuses the credentials even after fresh ones were asked for (signed out): a read of

@@ -38,16 +38,24 @@ let tab = 0
 
 /** A provider's bookkeeping and live loop, without React; every request the service gets is listed. */
 function start(
-  options: LiveOptions & { service?: ServiceOptions; count?: number; auth?: { invalidate(): void } } = {},
+  options: LiveOptions & {
+    service?: ServiceOptions
+    count?: number
+    auth?: { invalidate(): void }
+    /** Another provider of the same inbox in the same page: its service and channel, a QueryClient of its own. */
+    beside?: ReturnType<typeof startService>
+  } = {},
 ) {
-  const { service: serviceOptions, count = 3, auth, ...live } = options
-  const started = startService({
-    fixture: buildFixture({
-      workflows: [workflow('test-workflow', [inApp('Hello')])],
-      messages: messages(TEST_SUBSCRIBER_ID, count),
-    }),
-    ...serviceOptions,
-  })
+  const { service: serviceOptions, count = 3, auth, beside, ...live } = options
+  const started =
+    beside ??
+    startService({
+      fixture: buildFixture({
+        workflows: [workflow('test-workflow', [inApp('Hello')])],
+        messages: messages(TEST_SUBSCRIBER_ID, count),
+      }),
+      ...serviceOptions,
+    })
   const requests: string[] = []
   const client = createInboxClient({
     // One channel per test: tabs of earlier tests are gone.
@@ -61,12 +69,12 @@ function start(
       return started.fetch(input, init)
     },
   })
-  ;(client.options as { baseUrl: string }).baseUrl += `?tab=${++tab}`
+  ;(client.options as { baseUrl: string }).baseUrl += `?tab=${beside ? tab : ++tab}`
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const sync = createInboxSync(client, queryClient, TEST_SUBSCRIBER_ID)
   const stop = startLive(sync, () => ({ stream: false, ...live }))
   stops.push(stop)
-  return { ...started, requests, sync, queryClient, stop }
+  return { ...started, started, requests, sync, queryClient, stop }
 }
 
 /** Loads both counts as the Bell would on mount. */
@@ -247,6 +255,28 @@ describe('arrivals', () => {
     await vi.advanceTimersByTimeAsync(10_000)
     expect(onNotification).toHaveBeenCalledTimes(1)
     expect(onNotification.mock.calls[0]![0]).toHaveLength(1)
+  })
+
+  it('tells the onNotification of another provider of the inbox in the page when the leading one has none, once', async () => {
+    for (const handlerFirst of [false, true]) {
+      const onNotification = vi.fn()
+      const first = start(handlerFirst ? { onNotification } : {})
+      const second = start({ beside: first.started, ...(handlerFirst ? {} : { onNotification }) })
+      await mountCounts(first)
+      await mountCounts(second)
+      // Each announces itself (and what it wants) on the channel.
+      await vi.advanceTimersByTimeAsync(1000)
+      await first.client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+      await vi.advanceTimersByTimeAsync(10_000)
+      await vi.waitFor(() => expect(onNotification, `handler first: ${handlerFirst}`).toHaveBeenCalledTimes(1))
+      expect(onNotification.mock.calls[0]![0]).toHaveLength(1)
+      await vi.advanceTimersByTimeAsync(20_000)
+      expect(onNotification).toHaveBeenCalledTimes(1)
+      // Both show it (toasts).
+      for (const t of [first, second]) expect(t.sync.store.getState().arrived?.items).toHaveLength(1)
+      first.stop()
+      second.stop()
+    }
   })
 
   it('reads no unseen count of its own when nothing wants arrivals', async () => {
