@@ -300,6 +300,7 @@ describe('the popover as it opens', () => {
     expect(sets.sort()).toEqual([
       'set --inbox-anchor-end',
       'set --inbox-anchor-start',
+      'set --inbox-room',
       'set --inbox-shift',
       'set --inbox-top',
     ])
@@ -308,6 +309,36 @@ describe('the popover as it opens', () => {
     expect(log.slice(placed, last + 1).filter((e) => e.startsWith('read '))).toEqual([])
     await page.close()
   })
+})
+
+describe('a bell with room for the popover on neither side', () => {
+  for (const [placement, portal] of [
+    ['bottom-end', true],
+    ['top-start', true],
+    ['bottom-end', false],
+  ] as const)
+    it(`keeps it within the viewport, on the larger side (${placement}${portal ? ', portal' : ''})`, async () => {
+      // The bell halfway down a 700px viewport: 580px of popover fits neither above nor below it.
+      const page = await open(BAR + '#bar { margin-top: 300px; }', 'light', {
+        placement,
+        ...(portal ? { portal: '' } : {}),
+      })
+      const bell = (await page.locator('.inbox-bell').boundingBox())!
+      await page.locator('.inbox-bell').click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByRole('article').first().waitFor()
+      const box = (await dialog.boundingBox())!
+      const [above, below] = [bell.y, 700 - bell.y - bell.height]
+      const larger = above > below ? 'above' : 'below'
+      // On the larger side, 8px from the bell and 8px in from the viewport's edge, the whole of it.
+      const want = larger === 'above' ? [8, bell.y - 8] : [bell.y + bell.height + 8, 692]
+      // To the pixel: the bell's edges fall between pixels.
+      for (const [i, edge] of [box.y, box.y + box.height].entries()) expect(Math.abs(edge - want[i]!)).toBeLessThan(1)
+      // Its header within it, not cut off.
+      const heading = (await dialog.getByRole('heading', { name: 'Notifications' }).boundingBox())!
+      expect(heading.y).toBeGreaterThanOrEqual(box.y)
+      await page.close()
+    })
 })
 
 describe('the window resized with the inbox open', () => {

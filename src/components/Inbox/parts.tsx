@@ -135,11 +135,17 @@ export const PopoverContent = /* @__PURE__ */ forwardRef<HTMLDivElement, Omit<In
         const left = b.left + el.offsetLeft
         const over = left + el.offsetWidth + 8 - view.clientWidth
         const below = view.clientHeight - t.bottom
-        const flip = placement.startsWith('top') ? t.top < h + 8 && below > t.top : below < h + 8 && t.top > below
+        const top = placement.startsWith('top')
+        const flip = top ? t.top < h + 8 && below > t.top : below < h + 8 && t.top > below
         const set = (name: string, px: number) => el.style.setProperty('--inbox-' + name, px + 'px')
         set('top', 8 - b.top)
-        set('anchor-start', flip ? t.top - b.top - h - 16 : t.bottom - b.top)
-        set('anchor-end', flip ? b.bottom - t.bottom - h - 16 : b.bottom - t.top)
+        // No taller than the room on its side (8px from the trigger, 8px in from the viewport's edge), where the
+        // list scrolls: fitting neither side, the larger one's, not cut off by the viewport. At least 200px.
+        const room = Math.max(200, (top === flip ? below : t.top) - 16)
+        const height = Math.min(h, room)
+        set('room', room)
+        set('anchor-start', flip ? t.top - b.top - height - 16 : t.bottom - b.top)
+        set('anchor-end', flip ? b.bottom - t.bottom - height - 16 : b.bottom - t.top)
         // Kept within the viewport (8px in), as a bell near the other edge or a right-to-left inbox needs.
         set('shift', left < 8 ? 8 - left : over > 0 ? Math.max(8 - left, -over) : 0)
       }

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { createRoot } from 'react-dom/client'
 import { createService } from '../../../server'
 import { Inbox } from '../../../src/components/Inbox/Inbox'
+import type { InboxPlacement } from '../../../src/components/Inbox/root'
 import '../../../src/styles/index.css'
 import { buildFixture, inApp, messages, subscriber, TEST_SUBSCRIBER_ID, workflow } from '../../support/fixtures'
 import { pageClient } from '../../support/pageClient'
@@ -69,6 +70,7 @@ createRoot(document.getElementById('root')!).render(
       theme={theme}
       toasts={toasts}
       portal={params.has('portal')}
+      placement={(params.get('placement') ?? undefined) as InboxPlacement | undefined}
     />
   </header>,
 )
