@@ -89,6 +89,8 @@ export interface InboxMessages {
   triggerUnseen: PluralMessage
   /** Added in parentheses to a custom trigger's name when there is a count: "{count} unread". */
   triggerUnread: PluralMessage
+  /** Added in parentheses to a custom trigger's name when the counts cannot be read. */
+  triggerUnavailable: string
   /** A collapsed thread's button: "Show {count} more". */
   threadMore: PluralMessage
   threadLess: string

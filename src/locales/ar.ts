@@ -94,6 +94,7 @@ export const ar: InboxMessages = {
   toastOpen: 'فتح',
   triggerUnseen: { other: '{count} غير مشاهد' },
   triggerUnread: { other: '{count} غير مقروء' },
+  triggerUnavailable: 'العدد غير متاح',
   threadMore: { other: 'عرض {count} أخرى' },
   threadLess: 'عرض أقل',
   threadMarkRead: { other: 'تعليم {count} كمقروءة' },

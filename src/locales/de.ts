@@ -76,6 +76,7 @@ export const de: InboxMessages = {
   toastOpen: 'Öffnen',
   triggerUnseen: { one: '{count} ungesehen', other: '{count} ungesehen' },
   triggerUnread: { one: '{count} ungelesen', other: '{count} ungelesen' },
+  triggerUnavailable: 'Anzahl nicht verfügbar',
   threadMore: { one: '{count} weitere anzeigen', other: '{count} weitere anzeigen' },
   threadLess: 'Weniger anzeigen',
   threadMarkRead: { one: '{count} als gelesen markieren', other: '{count} als gelesen markieren' },

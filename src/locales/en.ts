@@ -65,6 +65,7 @@ export const en: InboxMessages = {
   toastOpen: 'Open',
   triggerUnseen: { one: '{count} unseen', other: '{count} unseen' },
   triggerUnread: { one: '{count} unread', other: '{count} unread' },
+  triggerUnavailable: 'counts unavailable',
   threadMore: { one: 'Show {count} more', other: 'Show {count} more' },
   threadLess: 'Show less',
   threadMarkRead: { one: 'Mark {count} as read', other: 'Mark {count} as read' },

@@ -80,6 +80,7 @@ export const es: InboxMessages = {
   toastOpen: 'Abrir',
   triggerUnseen: { one: '{count} sin ver', other: '{count} sin ver' },
   triggerUnread: { one: '{count} sin leer', other: '{count} sin leer' },
+  triggerUnavailable: 'recuento no disponible',
   threadMore: { one: 'Mostrar {count} más', other: 'Mostrar {count} más' },
   threadLess: 'Mostrar menos',
   threadMarkRead: { one: 'Marcar {count} como leída', other: 'Marcar {count} como leídas' },

@@ -80,6 +80,7 @@ export const fr: InboxMessages = {
   toastOpen: 'Ouvrir',
   triggerUnseen: { one: '{count} non vue', other: '{count} non vues' },
   triggerUnread: { one: '{count} non lue', other: '{count} non lues' },
+  triggerUnavailable: 'nombre indisponible',
   threadMore: { one: 'Afficher {count} de plus', other: 'Afficher {count} de plus' },
   threadLess: 'Afficher moins',
   threadMarkRead: { one: 'Marquer {count} comme lue', other: 'Marquer {count} comme lues' },

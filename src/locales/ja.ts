@@ -76,6 +76,7 @@ export const ja: InboxMessages = {
   toastOpen: '開く',
   triggerUnseen: { other: '未確認 {count} 件' },
   triggerUnread: { other: '未読 {count} 件' },
+  triggerUnavailable: '件数を取得できません',
   threadMore: { other: 'さらに {count} 件を表示' },
   threadLess: '表示を減らす',
   threadMarkRead: { other: '{count} 件を既読にする' },

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import type { QueryClient } from '@tanstack/react-query'
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { act, render, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { Inbox } from '../../src/components/Inbox/Inbox'
 import { InboxContent, InboxHeader, InboxRoot, InboxTrigger } from '../../src/components/Inbox/parts'
 import { InboxInline } from '../../src/components/layouts/InboxInline'
+import { Feed } from '../../src/components/Feed/Feed'
 import { InboxPage } from '../../src/components/layouts/InboxPage'
 import { TopicSubscriptions } from '../../src/components/TopicSubscriptions/TopicSubscriptions'
 import { Markdown } from '../../src/markdown'
@@ -102,6 +103,50 @@ describe('parts and layouts in jsdom', () => {
     await user.keyboard('{Escape}')
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Notifications/ }))
+  })
+
+  it('announces arrivals on the unread count of a trigger, and not an item the reader marks unread', async () => {
+    const { user, client, service, queryClient, container } = renderWithInbox(
+      <InboxRoot defaultOpen>
+        <InboxTrigger countKind="unread" />
+        <InboxContent>
+          <Feed />
+        </InboxContent>
+      </InboxRoot>,
+      { fixture: fixture() },
+    )
+    const dialog = await screen.findByRole('dialog')
+    const region = container.querySelector('[aria-live]')!
+    const toggles = await within(dialog).findAllByRole('button', { name: /^Mark as unread/ })
+    await user.click(toggles[0]!)
+    await waitFor(() => expect(service.state.messages(TEST_SUBSCRIBER_ID).filter((m) => !m.read)).toHaveLength(3))
+    await act(() => queryClient.invalidateQueries())
+    await screen.findByRole('button', { name: /3 unread/ })
+    expect(region.textContent).toBe('')
+    // An arrival is still told.
+    await client.trigger({ name: 'test-workflow', to: TEST_SUBSCRIBER_ID })
+    await service.settle()
+    await act(() => queryClient.invalidateQueries())
+    await waitFor(() => expect(region.textContent).toBe('1 new notification'))
+  })
+
+  it('says so in the name of a trigger of your own when the counts cannot be read, as the bell does', async () => {
+    const { service, queryClient } = renderWithInbox(
+      <InboxRoot>
+        <InboxTrigger asChild>
+          <button type="button">Inbox</button>
+        </InboxTrigger>
+      </InboxRoot>,
+      { fixture: fixture() },
+    )
+    await waitFor(() => expect(screen.getByRole('button').textContent).toBe('Inbox (2 unseen)'))
+    const trigger = screen.getByRole('button')
+    expect(trigger.hasAttribute('data-unavailable')).toBe(false)
+    service.faults.add({ method: 'GET', path: /feed$/, status: 503 })
+    // The next read fails: the count it had is no longer said.
+    await act(() => queryClient.invalidateQueries().catch(() => {}))
+    await waitFor(() => expect(trigger.textContent).toBe('Inbox (counts unavailable)'), { timeout: 10_000 })
+    expect(trigger.hasAttribute('data-unavailable')).toBe(true)
   })
 
   it('names a popover without a heading "Notifications", as a labelled dialog must be', async () => {

@@ -60,7 +60,12 @@ function Slot({
   // In parentheses: browsers join the hidden part to the visible name with or without a space. The plural form
   // is the number shown's: "99+" is said as 99 is.
   const said = capped || count > 99 ? 99 : count
-  const suffix = count > 0 ? ` (${plural(unread ? m.triggerUnread : m.triggerUnseen, said, locale, {}, shown)})` : ''
+  // Counts that cannot be read are said so, as the bell says them, rather than shown as none or as they were.
+  const suffix = counts.error
+    ? ` (${m.triggerUnavailable})`
+    : count > 0
+      ? ` (${plural(unread ? m.triggerUnread : m.triggerUnseen, said, locale, {}, shown)})`
+      : ''
   const own = child.props
   const childRef = (own.ref ?? (child as unknown as { ref?: Ref<HTMLElement> }).ref) as Ref<HTMLElement> | undefined
   const ref = useMergedRef(childRef, props.ref as Ref<HTMLElement>)
@@ -70,6 +75,7 @@ function Slot({
     ref,
     onClick: compose(own.onClick as never, props.onClick as never),
     'aria-label': label && label + suffix,
+    'data-unavailable': counts.error ? '' : undefined,
     children: (
       <>
         {own.children as ReactNode}

@@ -10,8 +10,10 @@ import { useCoreUI, visuallyHidden } from './uiCore'
  * keeps showing the failure until dismissed) — or turned out to be saved after all.
  *
  * The arrivals are read from the cached unseen count, or the unread one where only that is shown: whatever
- * reads a count keeps it current, and the region adds no read of its own. What it says is written straight
- * into its element from the cache's and the store's events: nothing renders for it, from mount on.
+ * reads a count keeps it current, and the region adds no read of its own. The count is the one shown, with the
+ * reader's own writes on their way, and a change that comes with one of those (an item marked unread) is the
+ * reader's doing, not news. What it says is written straight into its element from the cache's and the store's
+ * events: nothing renders for it, from mount on.
  */
 export function useLiveRegion(counts: boolean): RefObject<HTMLDivElement | null> {
   const { m, locale, sync } = useCoreUI('LiveRegion')
@@ -20,10 +22,12 @@ export function useLiveRegion(counts: boolean): RefObject<HTMLDivElement | null>
     const { queryClient, store } = sync
     const read = () => {
       const [unread, unseen] = sync.counts()
-      return counts ? (unseen ?? unread)?.count : undefined
+      return counts
+        ? sync.count(unseen ?? unread, unseen ? 'unseen' : 'unread', store.getState().writes)?.count
+        : undefined
     }
     let unseen = read()
-    let { told, held } = store.getState()
+    let { told, held, writes } = store.getState()
     const check = () => {
       const now = read()
       const state = store.getState()
@@ -32,11 +36,11 @@ export function useLiveRegion(counts: boolean): RefObject<HTMLDivElement | null>
           ? m.updateError
           : state.held > held
             ? m.updateHeld
-            : now !== undefined && unseen !== undefined && now > unseen
+            : now !== undefined && unseen !== undefined && now > unseen && state.writes === writes
               ? plural(m.newNotifications, now - unseen, locale)
               : ''
       unseen = now ?? unseen
-      ;({ told, held } = state)
+      ;({ told, held, writes } = state)
       // A new node each time, so that the same words are announced again.
       if (text && node.current)
         node.current.replaceChildren(Object.assign(document.createElement('span'), { textContent: text }))
