@@ -112,6 +112,29 @@ describe('PreferencesPanel', () => {
     expect(await screen.findByRole('region', { name: 'All notifications' })).toBeTruthy()
   })
 
+  it('alone, keeps focus in the panel when what had it goes: Try again, a dismissed banner', async () => {
+    const { user, service, container } = renderWithInbox(<PreferencesPanel />, {
+      fixture: fixture(),
+      faults: [{ method: 'GET', path: /preferences$/, status: 500 }],
+    })
+    const panel = container.querySelector<HTMLElement>('.inbox-prefs')!
+    const alert = await screen.findByRole('alert')
+    service.faults.clear()
+    within(alert).getByRole('button', { name: 'Try again' }).focus()
+    await user.keyboard('{Enter}')
+    await screen.findByRole('region', { name: 'All notifications' })
+    await waitFor(() => expect(document.activeElement).toBe(panel))
+
+    service.faults.add({ method: 'PATCH', status: 500 })
+    globalSwitch('Email').focus()
+    await user.keyboard(' ')
+    const banner = await screen.findByRole('alert')
+    within(banner).getByRole('button', { name: 'Dismiss' }).focus()
+    await user.keyboard('{Enter}')
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(panel))
+  })
+
   it('lays the week out as the locale does: from Sunday in the US, Monday in Germany, Saturday in Egypt', async () => {
     const days = async (locale: string) => {
       const strings = { ...(locale === 'de' ? de : locale === 'ar-EG' ? ar : en), lang: locale }

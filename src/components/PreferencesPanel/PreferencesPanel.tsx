@@ -1,4 +1,4 @@
-import { forwardRef, useId } from 'react'
+import { forwardRef, useId, useState } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import type { PreferenceChannels, TimeRange, UpdatePreferencesBody, WorkflowPreference } from '../../api/types'
@@ -6,6 +6,8 @@ import { CHANNELS } from '../../api/types'
 import { unknownSubscriber } from '../../core/keys'
 import { prefsOf } from '../../core/prefs'
 import { usePreferences, useUpdatePreferences } from '../../hooks/usePreferences'
+import { useMergedRef } from '../Inbox/root'
+import { useFocusKeeper } from '../internal/focus'
 import { LOCK } from '../internal/glyphs'
 import { icon } from '../internal/icons'
 import { ErrorBanner, Skeleton, StateMessage } from '../internal/parts'
@@ -46,7 +48,13 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
   const id = useId()
   // Inside an inbox (under its h2 heading) its sections are h3; on a page of their own, h2 (workflows one
   // level down). Its own root attributes are there only when it stands alone.
-  const level = 'data-inbox-root' in root ? 2 : 3
+  const alone = 'data-inbox-root' in root
+  const level = alone ? 2 : 3
+  // Alone, it keeps focus when what had it goes (a Try again replaced by the list, a banner dismissed): to the
+  // panel itself, not the page's body. In an inbox, the inbox does.
+  const [element, setElement] = useState<HTMLDivElement | null>(null)
+  const setRef = useMergedRef(ref, setElement)
+  useFocusKeeper(alone ? element : null)
   const Title = `h${level}` as 'h3'
   const Sub = `h${level + 1}` as 'h4'
   const update = (body: UpdatePreferencesBody) => void updater.update(body)
@@ -101,7 +109,14 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
 
   /** The root, the same in every state. */
   const frame = (state: string, children: ReactNode) => (
-    <div ref={ref} {...root} {...c('inbox-prefs', className)} data-state={state} {...rest}>
+    <div
+      ref={setRef}
+      tabIndex={alone ? -1 : undefined}
+      {...root}
+      {...c('inbox-prefs', className)}
+      data-state={state}
+      {...rest}
+    >
       {children}
     </div>
   )
