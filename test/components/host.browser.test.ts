@@ -516,6 +516,24 @@ describe("the inbox's code on a flaky network", { timeout: 45_000 }, () => {
     await page.close()
   })
 
+  it('says so where the popover goes when its code cannot be fetched, and closes with Escape, focus on the bell', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+    await page.route(/\/popover[-.][^/]*$/, (route) => route.abort())
+    await page.goto(`${url}/?css=`)
+    await page.locator('.inbox-bell[data-count]').waitFor()
+    await page.locator('.inbox-bell').focus()
+    await page.keyboard.press('Enter')
+    const retry = page.getByRole('alert').getByRole('button', { name: 'Try again' })
+    await retry.waitFor()
+    await page.keyboard.press('Tab')
+    await expect.poll(() => retry.evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByRole('alert').count()).toBe(0)
+    expect(await page.locator('.inbox-bell').getAttribute('aria-expanded')).toBe('false')
+    expect(await page.locator('.inbox-bell').evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.close()
+  })
+
   it('says so in the settings view when their code cannot be fetched, and keeps the app and the inbox', async () => {
     const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
     await page.route(/\/PreferencesPanel[-.][^/]*$/, (route) => route.abort())

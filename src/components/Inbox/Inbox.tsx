@@ -173,7 +173,7 @@ const InboxView = forwardRef(function InboxView(
 /** The popover once its code is there (nothing until then), or what went wrong if it could not be fetched. */
 function LazyPopover(props: PopoverProps): ReactElement | null {
   const { m, c } = useCoreUI('Inbox')
-  const { contentId } = useRoot('Inbox')
+  const { contentId, close } = useRoot('Inbox')
   const [loaded, failed, retry, offline] = useLoaded(popover)
   if (loaded) return <loaded.Popover {...props} />
   // Offline, it opens by itself once the network is back: nothing to try again.
@@ -182,7 +182,14 @@ function LazyPopover(props: PopoverProps): ReactElement | null {
       <div {...c('inbox-state')} data-state={offline ? 'offline' : 'error'}>
         <p {...c('inbox-state__title')}>{offline ? m.troubleOffline : m.errorTitle}</p>
         {!offline && (
-          <button type="button" {...c('inbox-button')} data-variant="secondary" onClick={retry}>
+          <button
+            type="button"
+            {...c('inbox-button')}
+            data-variant="secondary"
+            onClick={retry}
+            // Closed with Escape as the popover is, focus back on the bell.
+            onKeyDown={(event) => event.key === 'Escape' && close(true)}
+          >
             {m.retry}
           </button>
         )}
