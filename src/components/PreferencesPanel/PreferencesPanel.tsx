@@ -1,4 +1,4 @@
-import { forwardRef, useId, useState } from 'react'
+import { forwardRef, useCallback, useId, useState } from 'react'
 import type { HTMLAttributes, ReactElement, ReactNode } from 'react'
 import { useStore } from 'zustand'
 import type { PreferenceChannels, TimeRange, UpdatePreferencesBody, WorkflowPreference } from '../../api/types'
@@ -6,7 +6,6 @@ import { CHANNELS } from '../../api/types'
 import { unknownSubscriber } from '../../core/keys'
 import { prefsOf } from '../../core/prefs'
 import { usePreferences, useUpdatePreferences } from '../../hooks/usePreferences'
-import { useMergedRef } from '../Inbox/root'
 import { useFocusKeeper } from '../internal/focus'
 import { LOCK } from '../internal/glyphs'
 import { icon } from '../internal/icons'
@@ -53,7 +52,14 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
   // Alone, it keeps focus when what had it goes (a Try again replaced by the list, a banner dismissed): to the
   // panel itself, not the page's body. In an inbox, the inbox does.
   const [element, setElement] = useState<HTMLDivElement | null>(null)
-  const setRef = useMergedRef(ref, setElement)
+  const setRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      setElement(node)
+      if (typeof ref === 'function') ref(node)
+      else if (ref) ref.current = node
+    },
+    [ref],
+  )
   useFocusKeeper(alone ? element : null)
   const Title = `h${level}` as 'h3'
   const Sub = `h${level + 1}` as 'h4'
