@@ -220,6 +220,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
       messages,
       scheme,
       enabled: active,
+      initialState,
       value: {
         client,
         queryClient,
@@ -234,7 +235,7 @@ export function InboxProvider(props: InboxProviderProps): ReactNode {
         theme,
       },
     }),
-    [sync, clientOptions, locale, messages, scheme, active, client, queryClient, subscriberId, theme],
+    [sync, clientOptions, locale, messages, scheme, active, initialState, client, queryClient, subscriberId, theme],
   )
   return <InboxContext.Provider value={scope}>{children}</InboxContext.Provider>
 }

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query'
+import type { DehydratedState, QueryClient } from '@tanstack/react-query'
 import { createContext, useContext, useEffect, useLayoutEffect } from 'react'
 import type { InboxClient, InboxClientOptions, SubscriberClient } from '../api/types'
 import type { InboxSync } from '../core/sync'
@@ -42,6 +42,8 @@ export interface InboxScope {
   scheme: 'light' | 'dark'
   /** `false` while the provider waits: no request is made. */
   enabled: boolean
+  /** The provider's `initialState`: when its data was read is "now" while the server renders and the browser hydrates. */
+  initialState: DehydratedState | undefined
   value: InboxContextValue
 }
 

@@ -1,4 +1,6 @@
-import { useSyncExternalStore } from 'react'
+import type { DehydratedState } from '@tanstack/react-query'
+import { useContext, useSyncExternalStore } from 'react'
+import { InboxContext } from '../../provider/context'
 
 /** How often relative times are refreshed. Labels change at minute granularity at most. */
 const TICK_MS = 30_000
@@ -27,13 +29,22 @@ function subscribe(listener: () => void): () => void {
 // `current` was set when the module loaded or the last row went away.
 const getSnapshot = () =>
   listeners.size || Math.abs(Date.now() - current) < TICK_MS ? current : (current = Date.now())
-// On the server, and when the browser hydrates what it rendered: the time of the render, to the tick (not when
-// the server loaded this module, and the same on both sides but at a tick's edge).
-const getServerSnapshot = (now = Date.now()) => now - (now % TICK_MS)
+/**
+ * On the server, and when the browser hydrates what it rendered: when the data of the provider's `initialState`
+ * was read (the latest of its queries), the same on both sides whatever their clocks say and however late the
+ * page's code comes; without one, the time of the render, to the tick (not when the server loaded this module).
+ */
+function serverNow(given: DehydratedState | undefined): number {
+  let read = 0
+  for (const { state } of given?.queries ?? []) if (state.dataUpdatedAt > read) read = state.dataUpdatedAt
+  const now = Date.now()
+  return read || now - (now % TICK_MS)
+}
 
 /** The current time in ms, re-rendering every 30 s while any component uses it. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot)
+  const given = useContext(InboxContext)?.initialState
+  return useSyncExternalStore(subscribe, getSnapshot, () => serverNow(given))
 }
 
 const never = () => () => {}
