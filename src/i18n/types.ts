@@ -64,6 +64,8 @@ export interface InboxMessages {
   scheduleFrom: string
   scheduleTo: string
   scheduleOff: string
+  /** Said by a schedule's time field refused because the day's hours would end before they start. */
+  scheduleEndBeforeStart: string
   scheduleAllDay: string
   topicsTitle: string
   topicsEmpty: string

@@ -74,6 +74,7 @@ export const ar: InboxMessages = {
   scheduleFrom: 'من',
   scheduleTo: 'إلى',
   scheduleOff: 'متوقف',
+  scheduleEndBeforeStart: 'لا يمكن أن تسبق النهاية البداية.',
   scheduleAllDay: 'طوال اليوم',
   topicsTitle: 'المواضيع',
   topicsEmpty: 'لا مواضيع لديك.',

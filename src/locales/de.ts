@@ -56,6 +56,7 @@ export const de: InboxMessages = {
   scheduleFrom: 'Von',
   scheduleTo: 'Bis',
   scheduleOff: 'Aus',
+  scheduleEndBeforeStart: 'Das Ende darf nicht vor dem Beginn liegen.',
   scheduleAllDay: 'Ganztägig',
   topicsTitle: 'Themen',
   topicsEmpty: 'Du hast keine Themen abonniert.',

@@ -47,6 +47,7 @@ export const en: InboxMessages = {
   scheduleFrom: 'From',
   scheduleTo: 'To',
   scheduleOff: 'Off',
+  scheduleEndBeforeStart: 'The end can’t be before the start.',
   scheduleAllDay: 'All day',
   topicsTitle: 'Topics',
   topicsEmpty: 'You’re not subscribed to any topics.',

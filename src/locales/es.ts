@@ -60,6 +60,7 @@ export const es: InboxMessages = {
   scheduleFrom: 'Desde',
   scheduleTo: 'Hasta',
   scheduleOff: 'Desactivado',
+  scheduleEndBeforeStart: 'El final no puede ser anterior al inicio.',
   scheduleAllDay: 'Todo el día',
   topicsTitle: 'Temas',
   topicsEmpty: 'No estás suscrito a ningún tema.',

@@ -60,6 +60,7 @@ export const fr: InboxMessages = {
   scheduleFrom: 'De',
   scheduleTo: 'À',
   scheduleOff: 'Désactivé',
+  scheduleEndBeforeStart: 'La fin ne peut pas précéder le début.',
   scheduleAllDay: 'Toute la journée',
   topicsTitle: 'Sujets',
   topicsEmpty: 'Vous n’êtes abonné à aucun sujet.',

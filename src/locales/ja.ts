@@ -56,6 +56,7 @@ export const ja: InboxMessages = {
   scheduleFrom: '開始',
   scheduleTo: '終了',
   scheduleOff: 'オフ',
+  scheduleEndBeforeStart: '終了は開始より前にできません。',
   scheduleAllDay: '終日',
   topicsTitle: 'トピック',
   topicsEmpty: '購読中のトピックはありません。',

@@ -237,6 +237,8 @@ describe('PreferencesPanel', () => {
     fireEvent.change(to, { target: { value: '06:00' } })
     fireEvent.blur(to)
     expect(to.getAttribute('aria-invalid')).toBe('true')
+    // In the inbox's own words (the browser's for `min` would be in the browser's language).
+    expect(to.validationMessage).toBe('The end can’t be before the start.')
     expect(to.value).toBe('06:00')
     expect(patches).toEqual([])
     // An earlier start makes room for it: both are saved.
@@ -248,6 +250,7 @@ describe('PreferencesPanel', () => {
       ]),
     )
     await waitFor(() => expect(to.getAttribute('aria-invalid')).toBeNull())
+    expect(to.validationMessage).toBe('')
     expect(patches).toHaveLength(2)
   })
 

@@ -221,6 +221,7 @@ export const PreferencesPanel = forwardRef<HTMLDivElement, PreferencesPanelProps
                       value={hours ? to24h(hours[edge]) : ''}
                       {...(hours && (edge === 'start' ? { max: to24h(hours.end) } : { min: to24h(hours.start) }))}
                       onCommit={(value) => save(on, { [edge]: to12h(value) })}
+                      refusal={m.scheduleEndBeforeStart}
                     />
                   </label>
                 )

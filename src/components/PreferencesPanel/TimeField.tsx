@@ -8,8 +8,10 @@ const SETTLE_MS = 1000
 interface TimeFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> {
   /** What is saved, as `HH:MM`; empty for none. */
   value: string
-  /** Saves a new `HH:MM`; `false` refuses it (the field keeps it, marked invalid, and the browser says why). */
+  /** Saves a new `HH:MM`; `false` refuses it (the field keeps it, marked invalid, and says `refusal`). */
   onCommit: (value: string) => boolean
+  /** What the field says of a time `onCommit` refused, as the browser says its own validation messages. */
+  refusal: string
 }
 
 /**
@@ -18,7 +20,7 @@ interface TimeFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'va
  * and when it goes away with an edit unsaved. An emptied field goes back to what is saved. A time its owner
  * refuses stays in the field, marked invalid, and is tried again when the field's `min` or `max` moves.
  */
-export function TimeField({ value, onCommit, onBlur, onKeyDown, ...rest }: TimeFieldProps): ReactElement {
+export function TimeField({ value, onCommit, refusal, onBlur, onKeyDown, ...rest }: TimeFieldProps): ReactElement {
   const [draft, setDraft] = useState<string | null>(null)
   const [refused, setRefused] = useState(false)
   const input = useRef<HTMLInputElement>(null)
@@ -40,6 +42,8 @@ export function TimeField({ value, onCommit, onBlur, onKeyDown, ...rest }: TimeF
     const taken = save()
     if (taken === null) return
     setRefused(!taken)
+    // The inbox's own words, in its language, rather than the browser's for `min` and `max`.
+    input.current?.setCustomValidity(taken ? '' : refusal)
     if (taken) setDraft(null)
     else input.current?.reportValidity()
   }
@@ -60,6 +64,7 @@ export function TimeField({ value, onCommit, onBlur, onKeyDown, ...rest }: TimeF
       aria-invalid={refused || undefined}
       onChange={(e) => {
         const next = e.currentTarget.value
+        e.currentTarget.setCustomValidity('')
         setDraft(next)
         if (pending.current) clearTimeout(pending.current.timer)
         pending.current = { value: next, timer: setTimeout(flush, SETTLE_MS) }
