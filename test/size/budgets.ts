@@ -67,11 +67,15 @@
  * build ran from) in a comment, so the same code measured 0.1 kB more in a deeper clone. From the sources, the
  * first chunk 22.6 kB (20.9 kB from the published files), 28.5 kB later, the hooks' first chunk 17.4 kB; budgets
  * tightened to 28,700 B later and 17,500 B for the hooks (the issue's goal for them, 16 KiB, is not met).
+ * Later on 2026-11-28, 28.74 kB later from the sources (+0.27 kB; budget 29,000 B): fixes found by trying the kit
+ * as an attacker, a new user and a keyboard user would (the popover no taller than the room beside the bell, the
+ * live loop naming who tells `onNotification`, a panel alone keeping focus, the schedule's own refusal in each
+ * language); the first chunk 20.97 kB from the published files (+0.06 kB).
  */
 export const BUDGETS = {
   /** The issue's goal: 26 KiB of JS before the bell renders, English built in. */
   inbox: 26 * 1024,
-  inboxLazy: 28_700,
+  inboxLazy: 29_000,
   css: 5_450,
   hooks: 17_500,
   /** Each locale other than English, imported on demand (1.5 KiB). */
