@@ -54,6 +54,8 @@ export interface LiveOptions {
 const FOCUSED = 10_000
 const VISIBLE = 30_000
 const SAFETY = 60_000
+/** A tab (or provider) unheard of for this long no longer counts: closed without a word, or asleep. */
+const HEARD = 90_000
 /** Looks the stream's events may cause in any one second. */
 const EVENT_LOOKS = 4
 
@@ -157,7 +159,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
   const activity = () => {
     let { focused, visible } = me()
     for (const [tab, s] of tabs) {
-      if (Date.now() - s.at > 90_000) tabs.delete(tab)
+      if (Date.now() - s.at > HEARD) tabs.delete(tab)
       else ((focused ||= s.focused), (visible ||= s.visible))
     }
     return { focused, visible }
@@ -310,7 +312,7 @@ export function startLive(sync: InboxSync, options: () => LiveOptions): () => vo
     // Once in the profile: by this provider, or else by one that has an `onNotification` (another tab's, or another
     // provider's of this inbox in this page, which shares this one's election).
     const own = options().onNotification
-    const notify = own ? undefined : [...tabs].find(([, t]) => t.notifies && Date.now() - t.at <= 90_000)?.[0]
+    const notify = own ? undefined : [...tabs].find(([, t]) => t.notifies && Date.now() - t.at <= HEARD)?.[0]
     post({ t: 'arrived', items, notify })
     own?.(items)
   }

@@ -516,11 +516,17 @@ describe("the inbox's code on a flaky network", { timeout: 45_000 }, () => {
     await page.close()
   })
 
-  it('says so where the popover goes when its code cannot be fetched, and closes with Escape, focus on the bell', async () => {
+  /** The page, once the bell shows its count, with every request for the chunk named `chunk` refused. */
+  async function openWithout(chunk: string): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
-    await page.route(/\/popover[-.][^/]*$/, (route) => route.abort())
+    await page.route(new RegExp(`/${chunk}[-.][^/]*$`), (route) => route.abort())
     await page.goto(`${url}/?css=`)
     await page.locator('.inbox-bell[data-count]').waitFor()
+    return page
+  }
+
+  it('says so where the popover goes when its code cannot be fetched, and closes with Escape, focus on the bell', async () => {
+    const page = await openWithout('popover')
     await page.locator('.inbox-bell').focus()
     await page.keyboard.press('Enter')
     const retry = page.getByRole('alert').getByRole('button', { name: 'Try again' })
@@ -535,10 +541,7 @@ describe("the inbox's code on a flaky network", { timeout: 45_000 }, () => {
   })
 
   it('says so in the settings view when their code cannot be fetched, and keeps the app and the inbox', async () => {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
-    await page.route(/\/PreferencesPanel[-.][^/]*$/, (route) => route.abort())
-    await page.goto(`${url}/?css=`)
-    await page.locator('.inbox-bell[data-count]').waitFor()
+    const page = await openWithout('PreferencesPanel')
     await page.locator('.inbox-bell').click()
     await page.getByRole('dialog').getByRole('button', { name: 'Notification settings' }).click()
     await page.getByRole('dialog').getByRole('alert').getByRole('button', { name: 'Try again' }).waitFor()
